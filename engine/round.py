@@ -1,0 +1,861 @@
+"""One round of 够级 as a state machine (R3–R8, R11), in the manner of OpenSpiel: ``current_player``,
+``legal_actions()``, ``apply(action)`` returning the events it caused.
+
+The state is a plain value: ``to_json()`` / ``from_json()`` round-trip to an equal state, and a deal plus the
+log of accepted actions rebuilds it exactly. ``apply`` validates first and mutates only when the action is
+legal, so an illegal action changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import BURN, PASS, PASS_ACTION, PLAY, YIELD, YIELD_ACTION, Action
+from .cards import (
+    BIG,
+    FOUR,
+    FULL_DECK,
+    NRANKS,
+    RANKS,
+    SMALL,
+    THREE,
+    TWO,
+    Counts,
+    format_cards,
+)
+from .events import Event
+from .plays import Shape, beats_shape, counts_of, has_pure_gouji, is_gouji, is_pure_gouji, shape_of
+from .rules import DEBT_KINDS, Rules
+
+SEATS = range(6)
+PLACE_POINTS = (4, 2, 0, 0, -2, -4)  # R11.1: 头科, 二科, 三科, 四科, 二落, 大落
+PLACE_NAMES = ("头科", "二科", "三科", "四科", "二落", "大落")
+
+NORMAL, GOUJI, GOUSI = "n", "g", "d"  # kinds of a play on the table; GOUSI = 够死级 (R4.6, R9.4)
+MEN, HU = "men", "hu"  # ways to die: 闷 (R8.3) and 烧糊 (R6.7)
+
+
+def opposite(seat: int) -> int:
+    """对头 (R1.1)."""
+    return (seat + 3) % 6
+
+
+class IllegalAction(ValueError):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Top:
+    owner: int
+    cards: Counts
+    kind: str  # NORMAL, GOUJI or GOUSI
+    men: bool  # the owner kept only 3s: whoever beats this play 闷s him (R8.3)
+
+
+@dataclass(frozen=True, slots=True)
+class Debt:
+    payer: int
+    receiver: int
+    n: int
+    kind: str  # quan dian shao men luo
+
+    def __str__(self) -> str:
+        return f"{self.payer}>{self.receiver}:{self.n}:{self.kind}"
+
+
+class Round:
+    """A round from the first lead to its end. Build one with :meth:`deal` or :meth:`from_position`."""
+
+    def __init__(self, rules: Rules, hands: list[list[int]], leader: int) -> None:
+        self.rules = rules
+        self.hands = [list(h) for h in hands]
+        self.pile = [0] * NRANKS  # every card played or discarded so far
+        self.opened = [False] * 6
+        self.natural = [False] * 6  # 自然点 (R5.2), shown by the table
+        self.declared = [False] * 6  # 宣点 against one's 对头 (R5.6)
+        self.out: list[int] = []  # finishing order, 头科 first (R7.1)
+        self.dead: list[tuple[int, str]] = []  # 闷 and 烧糊 seats, ranked from the bottom (R8.3, R6.7)
+        self.revolted: int | None = None  # R9.3
+        self.gousi_left = [0] * 6  # R9.4 要头: gouji plays still 够死级
+        self.free = False  # 四户乱缠 (R7.2)
+        self.top: Top | None = None
+        self.bound = [False] * 6  # passed in this trick (R4.2)
+        self.queue: list[int] = []  # seats still to be considered about the top play (R4.7)
+        self.yielder: int | None = None  # R4.4
+        self.yielder_back = False  # the decision has returned to the yielder
+        self.burner: int | None = None  # R6: the seat whose burn is running
+        self.burn_victim: int | None = None
+        self.burn_stake = 0
+        self.arisen: list[Debt] = []  # 烧贡 and 闷贡, owed from the moment they arise
+        self.over = False
+        self.current: int | None = leader
+
+    # ----------------------------------------------------------------- construction
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        hands: list[Counts] | list[list[int]],
+        leader: int,
+        out: list[int] | None = None,
+        opened: list[int] | None = None,
+    ) -> Round:
+        rnd = cls(rules, [list(h) for h in hands], leader)
+        for s in out or []:
+            rnd.out.append(s)
+        for s in opened or []:
+            rnd.opened[s] = True
+        if rnd.free_due():
+            rnd.free = True
+        return rnd
+
+    @classmethod
+    def deal(cls, rules: Rules, seed: int, leader: int | None = None) -> Round:
+        """A seeded random deal (R1.3), the leader from the same RNG (R1.4), 自然点 marked (R5.2)."""
+        rng = random.Random(seed)
+        if leader is None:
+            leader = rng.randrange(6)
+        hands = deal_hands(rules, rng, leader)
+        rnd = cls(rules, hands, leader)
+        rnd.mark_natural_open()
+        return rnd
+
+    def mark_natural_open(self) -> None:
+        for s in SEATS:
+            if not has_pure_gouji(self.hands[s]):
+                self.natural[s] = self.opened[s] = True
+
+    # ----------------------------------------------------------------- seats
+
+    def active(self, s: int) -> bool:
+        return s not in self.out and s != self.revolted and all(d != s for d, _ in self.dead)
+
+    def has_head(self, s: int) -> bool:
+        """Not 无头 (R3.4): the 对头 is still there; a 闷 player counts as there, 要头 keeps the head too."""
+        if self.gousi_left[s]:
+            return True
+        o = opposite(s)
+        if o in self.out or o == self.revolted:
+            return False
+        return all(d != o or how == MEN for d, how in self.dead)
+
+    def next_active(self, s: int) -> int | None:
+        for i in range(1, 7):
+            t = (s + i) % 6
+            if self.active(t):
+                return t
+        return None
+
+    def may_burn(self, s: int) -> bool:
+        """R6.1, against the play on the table."""
+        top = self.top
+        if self.free or top is None or top.kind == NORMAL:
+            return False
+        x = top.owner
+        if s == x or s == opposite(x) or self.bound[s] or not self.has_head(s):
+            return False
+        return self.opened[s] or not self.rules.burn_requires_open
+
+    def may_answer(self, s: int) -> bool:
+        """Whether s may beat the top play outright (not by burning): R3.3, R3.4, R4.6, R7.2."""
+        top = self.top
+        if top is None or self.free:
+            return True
+        if top.kind == GOUSI:
+            return False
+        if top.kind == NORMAL:
+            return True
+        x = top.owner
+        if s == opposite(x):
+            return True
+        return not self.bound[s] and (not self.has_head(x) or not self.has_head(s))
+
+    def may_act(self, s: int) -> bool:
+        """R4.7: whether s is asked about the top play."""
+        if not self.active(s):
+            return False
+        top = self.top
+        if top is None or self.free:
+            return True
+        if top.kind == GOUSI:
+            return self.may_burn(s)
+        x = top.owner
+        if s == opposite(x):
+            return True
+        if self.bound[s]:
+            return False
+        if top.kind == NORMAL:
+            return True
+        return not self.has_head(x) or not self.has_head(s) or self.may_burn(s)
+
+    def free_due(self) -> bool:
+        """R7.2 (and R1.5 五户乱缠): enough players have left; a revolutionary counts as one (R9.3)."""
+        gone = len(self.out) + (self.revolted is not None)
+        return gone >= (1 if self.rules.zhangqiu else 2)
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.over else self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def places(self) -> list[int | None]:
+        """Seats in places 1–6 (头科 … 大落); None while undecided."""
+        places: list[int | None] = [None] * 6
+        free_slots = list(range(6))
+        r = self.revolted
+        if r is not None:
+            if len(self.out) >= 2 and self.out[0] % 2 == self.out[1] % 2 == r % 2:
+                rpos: int | None = 2  # R9.3: his teammates took 头科 and 二科
+            elif len(self.out) >= 2 or self.over:
+                rpos = 3
+            else:
+                rpos = None
+            if rpos is not None:
+                places[rpos] = r
+                free_slots.remove(rpos)
+        for i, s in enumerate(self.out):
+            places[free_slots[i]] = s
+        for i, (s, _) in enumerate(self.dead):
+            places[5 - i] = s
+        if self.over:
+            last = self.out[-1] if self.out else 0
+            rest = [s for s in SEATS if self.active(s)]
+            rest.sort(key=lambda s: (sum(self.hands[s]), (s - last - 1) % 6))  # R7.3
+            empty = [i for i in range(6) if places[i] is None]
+            for i, s in zip(empty, rest, strict=False):
+                places[i] = s
+        return places
+
+    def circled(self) -> bool:
+        """R7.4 串三户: one team took 头科, 二科 and 三科."""
+        p = self.places
+        return None not in p[:3] and p[0] % 2 == p[1] % 2 == p[2] % 2  # type: ignore[operator]
+
+    def scores(self) -> list[int] | None:
+        """R11.1 per seat; None before the round ends."""
+        if not self.over:
+            return None
+        factor = 2 if self.circled() else 1
+        result = [0] * 6
+        for place, s in enumerate(self.places):
+            if s is not None:
+                result[s] = PLACE_POINTS[place] * factor
+        return result
+
+    def debts(self) -> list[Debt]:
+        """Tribute owed (R5.5, R5.6, R6.6, R7.4, R8.3, R10.2), teammates' debts waived (R10.4).
+
+        烧贡 and 闷贡 count from the moment they arise; 圈贡, 点贡 and 落贡 once the round has ended.
+        """
+        owed: list[Debt] = list(self.arisen)
+        if self.over:
+            places = self.places
+            if self.rules.dian_gong:
+                for a in range(3):
+                    owed += dian_debts(a, self.opened, self.declared, self.rules.xuan_dian_active)
+            owed += [Debt(places[5], places[0], 2, "luo"), Debt(places[4], places[1], 1, "luo")]  # type: ignore[arg-type]
+            if self.circled():
+                # R7.4/R10.2: each circled player gives 1 to his 对头 and pays no other tribute.
+                team = places[5] % 2  # type: ignore[operator]
+                owed = [d for d in owed if d.payer % 2 != team]
+                owed += [Debt(s, opposite(s), 1, "quan") for s in SEATS if s % 2 == team]
+        merged: dict[tuple[str, int, int], int] = {}
+        for d in owed:
+            if d.payer % 2 != d.receiver % 2 and d.n > 0:
+                key = (d.kind, d.payer, d.receiver)
+                merged[key] = merged.get(key, 0) + d.n
+        order = {k: i for i, k in enumerate(DEBT_KINDS)}
+        keys = sorted(merged, key=lambda k: (order[k[0]], k[1], k[2]))
+        return [Debt(p, r, merged[(k, p, r)], k) for k, p, r in keys]
+
+    def hand(self, s: int) -> Counts:
+        return tuple(self.hands[s])
+
+    def legal_actions(self) -> list[Action]:
+        """Legal actions of the seat to act.
+
+        Answering, the list is complete: pass, yield, every play and every burn that beats the top play (each
+        distinct multiset once, so 2s and jokers are attached in every way that makes a different play). Leading,
+        listing every subset would explode, so the list holds the plain leads (one rank, no 2s or jokers attached,
+        plus plain 2-plays and joker plays); :meth:`leads` generates them all and :meth:`is_legal` judges any.
+        A burner who must lead again gets his complete list, since each of his leads must carry a joker.
+        """
+        s = self.current_player
+        if s is None:
+            return []
+        if self.top is None:
+            if self.burner == s:
+                return list(self.leads())
+            return [Action(PLAY, c) for c in self._plain_leads(s)]
+        return self._answers(s)
+
+    def all_legal_actions(self) -> Iterator[Action]:
+        s = self.current_player
+        if s is None:
+            return iter(())
+        if self.top is None:
+            return self.leads()
+        return iter(self._answers(s))
+
+    def is_legal(self, action: Action) -> bool:
+        return self.illegal_reason(action) is None
+
+    def only_pass(self) -> bool:
+        """R4.3: nothing but a pass is open to the seat to act (the table passes for him: 要不起)."""
+        acts = self.legal_actions()
+        return len(acts) == 1 and acts[0].kind == PASS
+
+    # ----------------------------------------------------------------- legality
+
+    def illegal_reason(self, action: Action) -> str | None:
+        if self.over:
+            return "the round is over"
+        s = self.current
+        assert s is not None
+        top = self.top
+        if action.kind == PASS:
+            return "you lead: play something" if top is None else None
+        if action.kind == YIELD:
+            if top is None:
+                return "there is nothing to yield to"
+            if self.free:
+                return "no yielding in 四户乱缠"
+            if top.owner != opposite(s):
+                return "you may only yield to your 对头's play"
+            if top.kind != NORMAL:
+                return "never yield against a gouji play"
+            if self.yielder is not None:
+                return "you have yielded already"
+            return None
+        cards = action.cards
+        if action.kind not in (PLAY, BURN) or cards is None or len(cards) != NRANKS:
+            return "not an action"
+        shape = shape_of(cards)
+        if shape is None:
+            return f"{format_cards(cards)} is not a play: one rank, with 2s and jokers"
+        hand = self.hands[s]
+        if any(h < c for h, c in zip(hand, cards, strict=True)):
+            return f"you do not hold {format_cards(cards)}"
+        reason = self._card_rules_reason(s, cards, shape, top is None)
+        if reason:
+            return reason
+        if action.kind == BURN:
+            if top is None:
+                return "there is nothing to burn"
+            if self.free:
+                return "no burning in 四户乱缠"
+            if not self.may_burn(s):
+                return self._why_no_burn(s)
+            if not beats_shape(shape, shape_of(top.cards), self.rules.two_big_kill_one):  # type: ignore[arg-type]
+                return f"{format_cards(cards)} does not beat {format_cards(top.cards)}"
+            if self.rules.burn_feasibility and not self._can_finish(
+                s, cards, self.opened[s] or is_pure_gouji(shape)
+            ):
+                return "that burn cannot finish: every lead after it needs a joker"
+            return None
+        if top is None:
+            if self.burner == s:
+                rest = sum(hand) - shape.size
+                if rest and not (shape.nr or shape.nb):
+                    return "while burning, every lead but the last must carry a joker"
+                if self.rules.burn_feasibility and not self._can_finish(s, cards, self.opened[s]):
+                    return "the rest of your hand could not finish the burn"
+            return None
+        if not self.may_answer(s):
+            if top.kind == GOUSI:
+                return "够死级: only a burn may answer it"
+            return "only the 对头 may answer a gouji play; others may only burn it"
+        if not beats_shape(shape, shape_of(top.cards), self.rules.two_big_kill_one):  # type: ignore[arg-type]
+            return f"{format_cards(cards)} does not beat {format_cards(top.cards)}"
+        return None
+
+    def _why_no_burn(self, s: int) -> str:
+        top = self.top
+        assert top is not None
+        if top.kind == NORMAL:
+            return "only a gouji play can be burned"
+        if s == opposite(top.owner):
+            return "the 对头 answers, he does not burn"
+        if self.bound[s]:
+            return "you passed in this trick"
+        if not self.has_head(s):
+            return "无头: you cannot burn"
+        return "only an opened player may burn"
+
+    def _card_rules_reason(self, s: int, cards: Counts, shape: Shape, leading: bool) -> str | None:
+        rules = self.rules
+        if shape.base >= 0 and shape.twos and not rules.tie_two:
+            return "2s may not be attached (tie_two is off)"
+        if rules.bie_san and cards[THREE]:
+            # R8.1: 3s only as the last play, all of them, nothing attached.
+            if shape.size != cards[THREE] or sum(self.hands[s]) != shape.size:
+                return "3s may only be your last play, all together, with nothing attached"
+        if cards[FOUR] and rules.dian_si_active and not self.opened[s] and not self.free:
+            # R5.4; a leader left with nothing but 4s and 3s must still be able to lead (S0 §6).
+            hand = self.hands[s]
+            stuck = leading and hand[THREE] + hand[FOUR] == sum(hand)
+            if not stuck or shape.size != cards[FOUR]:
+                return "open the point (开点) before you play 4s"
+        return None
+
+    def _can_finish(self, s: int, cards: Counts, opened: bool) -> bool:
+        """R6.3 burn_feasibility: after ``cards`` the rest of the hand can be led out, every lead but the last
+        carrying a joker (K: distinct ranks − jokers ≤ 1, or the rest is a single play)."""
+        rules = self.rules
+        rest = [h - c for h, c in zip(self.hands[s], cards, strict=True)]
+        if sum(rest) == 0:
+            return True
+        jokers = rest[SMALL] + rest[BIG]
+        three_last = rules.bie_san and rest[THREE] > 0
+        four_locked = rules.dian_si_active and not opened and rest[FOUR] > 0
+        if three_last and four_locked:
+            return False  # both would have to be the jokerless last lead
+        ranks = [r for r in range(12) if rest[r]]
+        attachable = [r for r in ranks if not (r == THREE and three_last) and not (r == FOUR and four_locked)]
+        groups = len(ranks)
+        if rest[TWO] and (not rules.tie_two or not attachable):
+            groups += 1  # the 2s make a lead of their own
+        # The forced last group (3s, or 4s before opening) is the one jokerless lead; jokers alone make a lead.
+        return groups == 0 or jokers >= groups - 1
+
+    # ----------------------------------------------------------------- legal action lists
+
+    def _answers(self, s: int) -> list[Action]:
+        top = self.top
+        assert top is not None
+        acts = [PASS_ACTION]
+        if self.illegal_reason(YIELD_ACTION) is None:
+            acts.append(YIELD_ACTION)
+        old = shape_of(top.cards)
+        assert old is not None
+        answer = self.may_answer(s)
+        burn = self.may_burn(s)
+        if not (answer or burn):
+            return acts
+        plays = self._beating(s, old)
+        if answer:
+            acts.extend(Action(PLAY, c) for c in plays)
+        if burn:
+            if self.rules.burn_feasibility:
+                opened = self.opened[s]
+                plays = [c for c in plays if self._can_finish(s, c, opened or is_pure_gouji(shape_of(c)))]  # type: ignore[arg-type]
+            acts.extend(Action(BURN, c) for c in plays)
+        return acts
+
+    def _beating(self, s: int, old: Shape) -> list[Counts]:
+        """Every distinct play in s's hand that beats ``old`` (R2.4, R2.5) and obeys R2.6, R5.4, R8.1."""
+        hand = self.hands[s]
+        rules = self.rules
+        m = old.size
+        big, small, twos = hand[BIG], hand[SMALL], hand[TWO]
+        max_t = twos if rules.tie_two else 0
+        four_ok = self.opened[s] or not rules.dian_si_active or self.free
+        out: list[Counts] = []
+
+        def normals(rest: int, min_v: int, nb: int, nr: int) -> None:
+            # 2-play (value 13), then base plays of rank r (value r + 1).
+            if rest <= twos and min_v < 13:
+                out.append(counts_of(-1, 0, rest, nb, nr))
+            for r in range(min_v, 12):
+                c = hand[r]
+                if not c:
+                    continue
+                if r == THREE and rules.bie_san:
+                    if c == rest and sum(hand) == rest and not nb and not nr:
+                        out.append(counts_of(r, c, 0, 0, 0))
+                    continue
+                if r == FOUR and not four_ok:
+                    continue
+                for t in range(max(0, rest - c), min(max_t, rest - 1) + 1):
+                    out.append(counts_of(r, rest - t, t, nb, nr))
+
+        if old.nr == 0:
+            for nr in range(old.nb, min(big, m) + 1):
+                for nb in range(min(small, m - nr) + 1):
+                    rest = m - nr - nb
+                    if rest == 0:
+                        out.append(counts_of(-1, 0, 0, nb, nr))
+                    elif old.n:
+                        normals(rest, old.v, nb, nr)
+        elif rules.two_big_kill_one and old.nr == 1 and old.n and big >= 2 and small >= old.nb:
+            normals(old.n, old.v, old.nb, 2)
+        return out
+
+    def _plain_leads(self, s: int) -> list[Counts]:
+        hand = self.hands[s]
+        out: list[Counts] = []
+        for r in range(NRANKS):
+            c = hand[r]
+            for k in range(1, c + 1):
+                cards = [0] * NRANKS
+                cards[r] = k
+                t = tuple(cards)
+                if self._card_rules_reason(s, t, shape_of(t), True) is None:  # type: ignore[arg-type]
+                    out.append(t)
+        if hand[SMALL] and hand[BIG]:
+            for nb in range(1, hand[SMALL] + 1):
+                for nr in range(1, hand[BIG] + 1):
+                    out.append(counts_of(-1, 0, 0, nb, nr))
+        return out
+
+    def leads(self, rank: int | None = None) -> Iterator[Action]:
+        """Every legal lead of the seat to act, rank by rank (base rank, then 2-plays, then joker plays), or only
+        those built on ``rank`` (an index into RANKS; 12 = 2-plays, 13/14 = joker plays)."""
+        s = self.current_player
+        if s is None or self.top is not None:
+            return
+        hand = self.hands[s]
+        twos, small, big = hand[TWO], hand[SMALL], hand[BIG]
+        max_t = twos if self.rules.tie_two else 0
+        ranks = range(13) if rank is None else [min(rank, 13)]
+        for r in ranks:
+            if r < 12:
+                if not hand[r]:
+                    continue
+                tmax = max_t
+                for k in range(1, hand[r] + 1):
+                    for t in range(tmax + 1):
+                        for nb in range(small + 1):
+                            for nr in range(big + 1):
+                                a = Action(PLAY, counts_of(r, k, t, nb, nr))
+                                if self.illegal_reason(a) is None:
+                                    yield a
+            elif r == 12:
+                for t in range(1, twos + 1):
+                    for nb in range(small + 1):
+                        for nr in range(big + 1):
+                            a = Action(PLAY, counts_of(-1, 0, t, nb, nr))
+                            if self.illegal_reason(a) is None:
+                                yield a
+            else:
+                for nb in range(small + 1):
+                    for nr in range(big + 1):
+                        if nb + nr:
+                            a = Action(PLAY, counts_of(-1, 0, 0, nb, nr))
+                            if self.illegal_reason(a) is None:
+                                yield a
+
+    # ----------------------------------------------------------------- applying
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply the action of the seat to act; raise IllegalAction (and change nothing) when it is not legal."""
+        reason = self.illegal_reason(action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        s = self.current
+        assert s is not None
+        events: list[Event] = []
+        if action.kind == PASS:
+            self.bound[s] = True
+            if self.yielder == s:
+                self.yielder = None
+            events.append(Event("passed", s))
+            self._advance(events)
+        elif action.kind == YIELD:
+            self.yielder, self.yielder_back = s, False
+            events.append(Event("yielded", s))
+            self._advance(events)
+        else:
+            assert action.cards is not None
+            self._play(s, action.cards, action.kind == BURN, events)
+        return events
+
+    def _play(self, s: int, cards: Counts, burn: bool, events: list[Event]) -> None:
+        top = self.top
+        hand = self.hands[s]
+        for r in range(NRANKS):
+            if cards[r]:
+                hand[r] -= cards[r]
+                self.pile[r] += cards[r]
+        shape = shape_of(cards)
+        assert shape is not None
+        if top is not None and top.men and self.active(top.owner):
+            # R8.3 闷: his last other play is beaten; he is dead and owes the beater 1 闷贡.
+            self.dead.append((top.owner, MEN))
+            self.arisen.append(Debt(top.owner, s, 1, "men"))
+            events.append(Event("men", top.owner, other=s))
+        if burn:
+            assert top is not None
+            if self.burner is not None and top.owner == self.burner:
+                stake = self.burn_stake * 2  # R6.5 反烧 doubles the 烧贡
+                events.append(Event("burn_broken", self.burner, other=s))
+            else:
+                stake = 1
+            self.burner, self.burn_victim, self.burn_stake = s, top.owner, stake
+        elif top is not None and self.burner is not None and top.owner == self.burner:
+            events.append(Event("burn_broken", self.burner, other=s))  # R6.4 解烧
+            self.burner, self.burn_victim, self.burn_stake = None, None, 0
+        kind = NORMAL
+        if not self.free and is_gouji(shape, self.rules):
+            kind = GOUJI
+            if self.gousi_left[s]:
+                self.gousi_left[s] -= 1
+                kind = GOUSI
+            elif (
+                not burn
+                and top is not None
+                and top.kind != NORMAL
+                and top.owner in self.out
+                and s == opposite(top.owner)
+            ):
+                kind = GOUSI  # R4.6: the 对头's answer to a last gouji play is 够死级
+        left = sum(hand)
+        men = self.rules.bie_san and left > 0 and hand[THREE] == left
+        self.top = Top(s, cards, kind, men)
+        events.append(
+            Event("burned" if burn else "played", s, cards, other=top.owner if burn and top else None)
+        )
+        if self.yielder is not None and self.yielder != s:
+            self.bound[self.yielder] = True  # R4.4: a successor played, the yielder counts as passed
+        self.yielder, self.yielder_back = None, False
+        if left == 0:
+            self._go_out(s, events)
+        self.queue = [(s + i) % 6 for i in range(1, 6)]
+        if not self._check_over(events):
+            self._advance(events)
+
+    def _go_out(self, s: int, events: list[Event]) -> None:
+        self.out.append(s)
+        events.append(Event("out", s, n=self.places.index(s)))
+        if self.burner == s:
+            # R6.6: the burn succeeded.
+            assert self.burn_victim is not None
+            self.arisen.append(Debt(self.burn_victim, s, self.burn_stake, "shao"))
+            events.append(Event("burn_won", s, other=self.burn_victim, n=self.burn_stake))
+            self.burner, self.burn_victim, self.burn_stake = None, None, 0
+
+    def _advance(self, events: list[Event]) -> None:
+        while self.queue:
+            s = self.queue.pop(0)
+            if self.may_act(s):
+                self.current = s
+                return
+        if self.yielder is not None and not self.yielder_back:
+            self.yielder_back = True
+            if self.may_act(self.yielder):
+                self.current = self.yielder
+                return
+        self._end_trick(events)
+
+    def _end_trick(self, events: list[Event]) -> None:
+        top = self.top
+        assert top is not None
+        w = top.owner
+        events.append(Event("trick_won", w, top.cards))
+        if not self.free and not self.opened[w] and is_pure_gouji(shape_of(top.cards)):  # type: ignore[arg-type]
+            self.opened[w] = True  # R5.1
+            events.append(Event("opened", w))
+        self.top = None
+        self.bound = [False] * 6
+        self.queue = []
+        self.yielder, self.yielder_back = None, False
+        if not self.free and self.free_due():
+            self._start_free(events)
+            if self._check_over(events):
+                return
+        leader = w if self.active(w) else self.next_active(w)  # R4.6 接风
+        if self.burner is not None and self.burner != leader:
+            self.burner, self.burn_victim, self.burn_stake = None, None, 0
+        if self.burner is not None and leader == self.burner and not self._has_burn_lead(leader):
+            # R6.7 烧糊: he cannot make the lead his burn requires; the burned player leads.
+            victim = self.burn_victim
+            assert victim is not None
+            self.dead.append((leader, HU))
+            events.append(Event("burn_failed", leader, other=victim))
+            self.burner, self.burn_victim, self.burn_stake = None, None, 0
+            if self._check_over(events):
+                return
+            leader = victim if self.active(victim) else self.next_active(victim)
+        self.current = leader
+
+    def _has_burn_lead(self, s: int) -> bool:
+        self.current = s
+        return next(self.leads(), None) is not None
+
+    def _start_free(self, events: list[Event]) -> None:
+        """R7.2 四户乱缠; R5.4 unopened players discard their 4s, and one left with nothing goes out."""
+        self.free = True
+        self.burner, self.burn_victim, self.burn_stake = None, None, 0
+        events.append(Event("free_for_all"))
+        if not self.rules.dian_si_active:
+            return
+        emptied = []
+        for s in SEATS:
+            hand = self.hands[s]
+            if self.active(s) and not self.opened[s] and hand[FOUR]:
+                n = hand[FOUR]
+                hand[FOUR] = 0
+                self.pile[FOUR] += n
+                events.append(Event("discarded_fours", s, n=n))
+                if sum(hand) == 0:
+                    emptied.append(s)
+        last = self.out[-1] if self.out else 0
+        for s in sorted(emptied, key=lambda t: (t - last - 1) % 6):
+            self._go_out(s, events)
+
+    def _check_over(self, events: list[Event]) -> bool:
+        """R7.3: the round ends as soon as every player still holding cards is on one team."""
+        teams = {s % 2 for s in SEATS if self.active(s)}
+        if len(teams) > 1:
+            return False
+        self.over = True
+        self.current = None
+        self.top = None
+        events.append(Event("round_over"))
+        return True
+
+    # ----------------------------------------------------------------- views and values
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What a player at ``seat`` may see: his own hand; of the others only what the table shows.
+
+        Card counts of other players are shown when 10 or fewer (报户), else as None.
+        """
+        counts = [sum(h) for h in self.hands]
+        top = self.top
+        return {
+            "seat": seat,
+            "hand": format_cards(self.hands[seat]),
+            "counts": [c if s == seat or c <= 10 else None for s, c in enumerate(counts)],
+            "current": self.current_player,
+            "top": None
+            if top is None
+            else {"owner": top.owner, "cards": format_cards(top.cards), "kind": top.kind},
+            "passed": list(self.bound),
+            "opened": list(self.opened),
+            "natural": list(self.natural),
+            "free": self.free,
+            "places": self.places,
+            "burner": self.burner,
+            "over": self.over,
+            "scores": self.scores(),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        top = self.top
+        return {
+            "rules": self.rules.to_dict(),
+            "hands": [format_cards(h) for h in self.hands],
+            "pile": format_cards(self.pile),
+            "opened": list(self.opened),
+            "natural": list(self.natural),
+            "declared": list(self.declared),
+            "out": list(self.out),
+            "dead": [[s, how] for s, how in self.dead],
+            "revolted": self.revolted,
+            "gousi_left": list(self.gousi_left),
+            "free": self.free,
+            "top": None if top is None else [top.owner, format_cards(top.cards), top.kind, top.men],
+            "bound": list(self.bound),
+            "queue": list(self.queue),
+            "yielder": self.yielder,
+            "yielder_back": self.yielder_back,
+            "burn": [self.burner, self.burn_victim, self.burn_stake],
+            "arisen": [str(d) for d in self.arisen],
+            "over": self.over,
+            "current": self.current,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Round:
+        from .cards import parse_cards
+
+        def cards(text: str) -> list[int]:
+            return [0] * NRANKS if text == "-" else list(parse_cards(text))
+
+        rnd = cls(Rules.from_dict(d["rules"]), [cards(h) for h in d["hands"]], d["current"])
+        rnd.pile = cards(d["pile"])
+        rnd.opened = list(d["opened"])
+        rnd.natural = list(d["natural"])
+        rnd.declared = list(d["declared"])
+        rnd.out = list(d["out"])
+        rnd.dead = [(s, how) for s, how in d["dead"]]
+        rnd.revolted = d["revolted"]
+        rnd.gousi_left = list(d["gousi_left"])
+        rnd.free = d["free"]
+        t = d["top"]
+        rnd.top = None if t is None else Top(t[0], tuple(cards(t[1])), t[2], t[3])
+        rnd.bound = list(d["bound"])
+        rnd.queue = list(d["queue"])
+        rnd.yielder = d["yielder"]
+        rnd.yielder_back = d["yielder_back"]
+        rnd.burner, rnd.burn_victim, rnd.burn_stake = d["burn"]
+        rnd.arisen = [_parse_debt(x) for x in d["arisen"]]
+        rnd.over = d["over"]
+        return rnd
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Round) and self.to_json() == other.to_json()
+
+    def __repr__(self) -> str:
+        hands = " ".join(format_cards(h) for h in self.hands)
+        return f"<Round current={self.current_player} top={self.top} hands={hands}>"
+
+
+def _parse_debt(text: str) -> Debt:
+    head, n, kind = text.split(":")
+    payer, receiver = head.split(">")
+    return Debt(int(payer), int(receiver), int(n), kind)
+
+
+# R5.6 (S3): 点贡 between 对头 A and B by who declared and who opened: (A pays, B pays).
+_DIAN_TABLE: dict[tuple[bool, bool, bool, bool], tuple[int, int]] = {}
+for _a_open in (True, False):
+    for _b_open in (True, False):
+        _DIAN_TABLE[(False, False, _a_open, _b_open)] = (int(not _a_open), int(not _b_open))
+        _DIAN_TABLE[(True, True, _a_open, _b_open)] = (
+            (0, 4) if (_a_open and not _b_open) else (4, 0) if (_b_open and not _a_open) else (2, 2)
+        )
+_DIAN_TABLE.update(
+    {
+        (True, False, True, False): (0, 3),
+        (True, False, False, False): (1, 2),
+        (True, False, True, True): (2, 0),
+        (True, False, False, True): (3, 0),
+    }
+)
+for (_da, _db, _ao, _bo), (_pa, _pb) in list(_DIAN_TABLE.items()):
+    if _da and not _db:
+        _DIAN_TABLE[(False, True, _bo, _ao)] = (_pb, _pa)
+
+
+def dian_debts(a: int, opened: list[bool], declared: list[bool], xuan_dian: bool) -> list[Debt]:
+    """R5.5/R5.6: the 点贡 between seat a and his 对头."""
+    b = opposite(a)
+    da, db = (declared[a], declared[b]) if xuan_dian else (False, False)
+    pa, pb = _DIAN_TABLE[(da, db, opened[a], opened[b])]
+    return [Debt(a, b, pa, "dian"), Debt(b, a, pb, "dian")]
+
+
+def deal_hands(rules: Rules, rng: random.Random, first: int = 0) -> list[list[int]]:
+    """R1.3 (R1.5 with zhangqiu: ten 3s and ten 4s removed, 33 cards to the first four seats from ``first``)."""
+    deck_counts = list(FULL_DECK)
+    if rules.zhangqiu:
+        deck_counts[THREE] -= 10
+        deck_counts[FOUR] -= 10
+    deck = [r for r in range(NRANKS) for _ in range(deck_counts[r])]
+    rng.shuffle(deck)
+    sizes = [33, 33, 33, 33, 32, 32] if rules.zhangqiu else [36] * 6
+    hands = [[0] * NRANKS for _ in SEATS]
+    pos = 0
+    for i, size in enumerate(sizes):
+        seat = (first + i) % 6
+        for r in deck[pos : pos + size]:
+            hands[seat][r] += 1
+        pos += size
+    return hands
+
+
+__all__ = ["Round", "IllegalAction", "Debt", "Top", "opposite", "RANKS", "deal_hands", "PLACE_NAMES"]
