@@ -274,6 +274,10 @@ class World:
                 if user.username and user.username.lower() == name and user.id in self.chats:
                     return self.chats[user.id]
             return None
+        user = self.users.get(chat_id)
+        if user is not None and not user.is_bot:
+            # Every user has a private chat with the bot, even before writing to it.
+            return self.private_chat(user)
         return self.chats.get(chat_id)
 
     def next_query_id(self) -> str:
@@ -306,6 +310,7 @@ class World:
                 "limited_gifts": False,
                 "unique_gifts": False,
                 "premium_subscription": False,
+                "gifts_from_channels": False,
             },
         }
 
