@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+RECHECK_INTERVAL = 0.05
 
 
 class Journal:
@@ -45,8 +46,9 @@ class Journal:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(f"gave up after {timeout}s waiting for {description or condition!r}")
+            # Also recheck now and then: a condition may depend on things outside the emulator.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), remaining)
+                await asyncio.wait_for(changed.wait(), min(remaining, RECHECK_INTERVAL))
 
     async def changed(self, timeout: float) -> bool:
         try:

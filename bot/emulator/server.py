@@ -54,7 +54,9 @@ class TelegramEmulator(Controls):
         self.privacy_mode = privacy_mode
         self.world = World(int(bot_id_text), bot_name, bot_username)
         self.journal = Journal()
-        self.updates = UpdateQueue(now=World.now, on_webhook_reply=self._run_webhook_reply)
+        self.updates = UpdateQueue(
+            now=World.now, on_webhook_reply=self._run_webhook_reply, on_event=self.journal.add
+        )
         self.flood = FloodControl(limits=flood_limits or FloodLimits(), enabled=flood_enabled, clock=clock)
         self.calls: Counter[str] = Counter()
         self.api_log: list[dict[str, Any]] = []

@@ -48,6 +48,12 @@ class UpdateQueue:
     _session: aiohttp.ClientSession | None = None
     # Executes a method that a webhook answered with, as Telegram does with such replies.
     on_webhook_reply: Callable[[JSON], Awaitable[None]] | None = None
+    # Tells the journal about deliveries, so waiting tests wake up at once.
+    on_event: Callable[..., object] | None = None
+
+    def _event(self, kind: str, **data: Any) -> None:
+        if self.on_event is not None:
+            self.on_event(kind, **data)
 
     def _wake(self) -> None:
         arrived, self._arrived = self._arrived, asyncio.Event()
@@ -187,10 +193,12 @@ class UpdateQueue:
                 if self.pending and self.pending[0] is update:
                     self.pending.pop(0)
                 webhook.delivered += 1
+                self._event("webhook_delivered", update_id=update["update_id"])
                 delay = 0.05
                 continue
             webhook.last_error_date, webhook.last_error_message = self.now(), error
             log.debug("webhook delivery failed: %s", error)
+            self._event("webhook_failed", update_id=update["update_id"], error=error)
             await asyncio.sleep(delay)
             delay = min(delay * 2, MAX_RETRY_DELAY)
 
