@@ -158,6 +158,8 @@ def run(
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    verbose = "-v" in args
+    args = [a for a in args if a != "-v"]
     if len(args) != 1:
         print("usage: gouji-replay FILE", file=sys.stderr)
         return 2
@@ -176,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         print(text, file=sys.stderr)
 
     try:
-        run(lines, emit, warn if "-v" in args else (lambda _: None))
+        run(lines, emit, warn if verbose else (lambda _: None))
     except TranscriptError as e:
         out.flush()
         print(f"gouji-replay: {e}", file=sys.stderr)
