@@ -1,0 +1,79 @@
+"""What storage needs from a game aggregate (a Round today, a Match later), and which class a record names.
+
+Storage never knows a rule: it only deals, applies, serialises and asks whether the aggregate is over,
+through the engine's own API.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class Aggregate(Protocol):
+    """The shape of engine.Round (and the future Match)."""
+
+    @property
+    def current_player(self) -> int | None: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def places(self) -> list[int | None]: ...
+
+    def scores(self) -> list[int] | None: ...
+
+    def apply(self, action: Any) -> Sequence[Any]: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class AggregateClass(Protocol):
+    def deal(self, rules: Any, seed: int) -> Aggregate: ...
+
+    def from_json(self, data: dict[str, Any]) -> Aggregate: ...
+
+
+@dataclass(frozen=True)
+class Kind:
+    """How to rebuild one kind of aggregate from stored JSON and text."""
+
+    aggregate: AggregateClass
+    rules_from_dict: Callable[[dict[str, Any]], Any]
+    parse_action: Callable[[str], Any]
+
+    def deal(self, rules: dict[str, Any], seed: int) -> Aggregate:
+        return self.aggregate.deal(self.rules_from_dict(rules), seed)
+
+    def load(self, state: dict[str, Any]) -> Aggregate:
+        return self.aggregate.from_json(state)
+
+
+_KINDS: dict[str, Kind] = {}
+
+
+def register_kind(name: str, kind: Kind) -> None:
+    _KINDS[name] = kind
+
+
+def kind_named(name: str) -> Kind:
+    """The Kind a table or round record names; the engine is imported only when first needed."""
+    if name not in _KINDS and name == "round":
+        from engine import Action, Round, Rules
+
+        register_kind(
+            "round", Kind(aggregate=Round, rules_from_dict=Rules.from_dict, parse_action=Action.parse)
+        )
+    try:
+        return _KINDS[name]
+    except KeyError:
+        raise LookupError(f"no aggregate kind {name!r} is registered") from None
+
+
+def default_rules() -> dict[str, Any]:
+    """The house rules of a group that never changed them: the engine's default preset."""
+    from engine import Rules
+
+    return Rules.preset("qingdao").to_dict()

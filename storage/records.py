@@ -1,0 +1,92 @@
+"""Plain, immutable snapshots of stored rows, handed to the service layer and the bot."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True)
+class GroupRecord:
+    id: int
+    title: str | None
+    language: str
+    turn_timeout_seconds: int
+    house_rules: dict[str, Any] | None
+    rounds_played: int
+
+
+@dataclass(frozen=True)
+class Stats:
+    rounds_played: int
+    points: int
+    places: tuple[int, int, int, int, int, int]  # how often 头科, 二科, 三科, 四科, 二落, 大落
+
+
+@dataclass(frozen=True)
+class UserRecord:
+    id: int
+    name: str
+    language: str | None
+    stats: Stats
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    id: int
+    group_id: int
+    kind: str
+    status: str
+    rules: dict[str, Any]
+    state: dict[str, Any] | None
+    version: int
+    round_no: int
+    last_seq: int
+    created_by: int | None
+    table_message_id: int | None
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    table_id: int
+    seat: int
+    user_id: int | None
+    computer_level: int | None
+    autoplay: bool
+    consecutive_timeouts: int
+    hand_message_id: int | None
+
+
+@dataclass(frozen=True)
+class RoundInfo:
+    table_id: int
+    round_no: int
+    kind: str
+    seed: int
+    rules: dict[str, Any]
+    started_at: datetime
+    finished_at: datetime | None
+    places: list[int | None] | None  # seats by place, 头科 first (engine.Round.places)
+    scores: list[int] | None  # per seat (R11.1)
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    table_id: int
+    seq: int
+    round_no: int
+    seat: int | None
+    action: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class DeadlineRecord:
+    id: int
+    table_id: int
+    version: int
+    kind: str
+    due_at: datetime
+    claimed_by: str | None
+    claimed_at: datetime | None

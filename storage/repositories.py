@@ -1,0 +1,511 @@
+"""Repositories: every SQL statement storage issues, one class per kind of row, all in one session.
+
+They never commit; the unit of work does (storage/uow.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from storage.errors import VersionConflict
+from storage.models import (
+    PLACES,
+    ActionRecord,
+    Deadline,
+    GameTable,
+    Group,
+    GroupMember,
+    ProcessedUpdate,
+    RoundRecord,
+    Seat,
+    User,
+    utcnow,
+)
+from storage.records import (
+    DeadlineRecord,
+    GroupRecord,
+    LoggedAction,
+    RoundInfo,
+    SeatRecord,
+    Stats,
+    TableRecord,
+    UserRecord,
+)
+
+groups_t = Group.__table__
+users_t = User.__table__
+members_t = GroupMember.__table__
+tables_t = GameTable.__table__
+seats_t = Seat.__table__
+rounds_t = RoundRecord.__table__
+actions_t = ActionRecord.__table__
+deadlines_t = Deadline.__table__
+updates_t = ProcessedUpdate.__table__
+
+
+class _Repository:
+    def __init__(self, session: AsyncSession, dialect: str) -> None:
+        self.session = session
+        self.dialect = dialect
+
+    def _insert(self, table: Any) -> Any:
+        # INSERT ... ON CONFLICT exists on both backends but is spelt by each dialect's own construct.
+        return (postgresql.insert if self.dialect == "postgresql" else sqlite.insert)(table)
+
+
+def _stats(row: Any) -> Stats:
+    places = tuple(getattr(row, f"place_{p}") for p in range(1, PLACES + 1))
+    return Stats(rounds_played=row.rounds_played, points=row.points, places=places)  # type: ignore[arg-type]
+
+
+def _stat_increments(table: Any, place: int | None, points: int) -> dict[str, Any]:
+    # Increments in SQL, never read-modify-write: two tables of one player may finish at the same moment.
+    values: dict[str, Any] = {
+        "rounds_played": table.c.rounds_played + 1,
+        "points": table.c.points + points,
+    }
+    if place is not None:
+        column = f"place_{place}"
+        values[column] = table.c[column] + 1
+    return values
+
+
+class GroupRepository(_Repository):
+    async def get(self, group_id: int) -> GroupRecord | None:
+        row = (await self.session.execute(select(groups_t).where(groups_t.c.id == group_id))).first()
+        if row is None:
+            return None
+        return GroupRecord(
+            id=row.id,
+            title=row.title,
+            language=row.language,
+            turn_timeout_seconds=row.turn_timeout_seconds,
+            house_rules=row.house_rules,
+            rounds_played=row.rounds_played,
+        )
+
+    async def ensure(self, group_id: int, title: str | None = None) -> None:
+        """Create the group with default settings if it is new; keep its title current."""
+        stmt = self._insert(groups_t).values(id=group_id, title=title, created_at=utcnow())
+        if title is None:
+            stmt = stmt.on_conflict_do_nothing(index_elements=[groups_t.c.id])
+        else:
+            stmt = stmt.on_conflict_do_update(index_elements=[groups_t.c.id], set_={"title": title})
+        await self.session.execute(stmt)
+
+    async def update_settings(
+        self,
+        group_id: int,
+        *,
+        language: str | None = None,
+        turn_timeout_seconds: int | None = None,
+        house_rules: dict[str, Any] | None = None,
+    ) -> None:
+        values: dict[str, Any] = {}
+        if language is not None:
+            values["language"] = language
+        if turn_timeout_seconds is not None:
+            values["turn_timeout_seconds"] = turn_timeout_seconds
+        if house_rules is not None:
+            values["house_rules"] = house_rules
+        if values:
+            await self.session.execute(update(groups_t).where(groups_t.c.id == group_id).values(**values))
+
+    async def count_finished_round(self, group_id: int) -> None:
+        await self.session.execute(
+            update(groups_t)
+            .where(groups_t.c.id == group_id)
+            .values(rounds_played=groups_t.c.rounds_played + 1)
+        )
+
+
+class UserRepository(_Repository):
+    async def get(self, user_id: int) -> UserRecord | None:
+        row = (await self.session.execute(select(users_t).where(users_t.c.id == user_id))).first()
+        if row is None:
+            return None
+        return UserRecord(id=row.id, name=row.name, language=row.language, stats=_stats(row))
+
+    async def ensure(self, user_id: int, name: str, language: str | None = None) -> None:
+        """Create the user if new; keep his Telegram name and language current."""
+        stmt = self._insert(users_t).values(id=user_id, name=name, language=language, created_at=utcnow())
+        await self.session.execute(
+            stmt.on_conflict_do_update(
+                index_elements=[users_t.c.id],
+                set_={"name": stmt.excluded.name, "language": stmt.excluded.language},
+            )
+        )
+
+    async def stats_in_group(self, group_id: int, user_id: int) -> Stats | None:
+        row = (
+            await self.session.execute(
+                select(members_t).where(members_t.c.group_id == group_id, members_t.c.user_id == user_id)
+            )
+        ).first()
+        return None if row is None else _stats(row)
+
+    async def record_result(self, user_id: int, group_id: int, place: int | None, points: int) -> None:
+        """Count one finished round for the user, overall and in the group."""
+        await self.session.execute(
+            update(users_t).where(users_t.c.id == user_id).values(**_stat_increments(users_t, place, points))
+        )
+        first = {"group_id": group_id, "user_id": user_id, "rounds_played": 1, "points": points}
+        if place is not None:
+            first[f"place_{place}"] = 1
+        stmt = self._insert(members_t).values(**first)
+        await self.session.execute(
+            stmt.on_conflict_do_update(
+                index_elements=[members_t.c.group_id, members_t.c.user_id],
+                set_=_stat_increments(members_t, place, points),
+            )
+        )
+
+
+def _table(row: Any) -> TableRecord:
+    return TableRecord(
+        id=row.id,
+        group_id=row.group_id,
+        kind=row.kind,
+        status=row.status,
+        rules=row.rules,
+        state=row.state,
+        version=row.version,
+        round_no=row.round_no,
+        last_seq=row.last_seq,
+        created_by=row.created_by,
+        table_message_id=row.table_message_id,
+    )
+
+
+class TableRepository(_Repository):
+    async def add(
+        self, group_id: int, rules: dict[str, Any], *, kind: str = "round", created_by: int | None = None
+    ) -> TableRecord:
+        now = utcnow()
+        result = await self.session.execute(
+            tables_t.insert()
+            .values(
+                group_id=group_id,
+                kind=kind,
+                status="lobby",
+                rules=rules,
+                version=0,
+                round_no=0,
+                last_seq=0,
+                created_by=created_by,
+                created_at=now,
+                updated_at=now,
+            )
+            .returning(*tables_t.c)
+        )
+        return _table(result.one())
+
+    async def get(self, table_id: int) -> TableRecord | None:
+        row = (await self.session.execute(select(tables_t).where(tables_t.c.id == table_id))).first()
+        return None if row is None else _table(row)
+
+    async def open_in_group(self, group_id: int) -> TableRecord | None:
+        row = (
+            await self.session.execute(
+                select(tables_t).where(tables_t.c.group_id == group_id, tables_t.c.status != "closed")
+            )
+        ).first()
+        return None if row is None else _table(row)
+
+    async def all_open(self) -> list[TableRecord]:
+        """Every table still open: what the bot re-renders and re-arms at start-up."""
+        rows = await self.session.execute(
+            select(tables_t).where(tables_t.c.status != "closed").order_by(tables_t.c.id)
+        )
+        return [_table(row) for row in rows]
+
+    async def all(self) -> list[TableRecord]:
+        rows = await self.session.execute(select(tables_t).order_by(tables_t.c.id))
+        return [_table(row) for row in rows]
+
+    async def save(self, table_id: int, expected_version: int, **changes: Any) -> int:
+        """Write `changes` and bump the version, only if nobody else did since `expected_version` was read.
+
+        The WHERE clause is the whole concurrency control: of two writers holding the same version, the
+        database lets exactly one match; the other sees rowcount 0 and gets VersionConflict.
+        """
+        new_version = expected_version + 1
+        result = await self.session.execute(
+            update(tables_t)
+            .where(tables_t.c.id == table_id, tables_t.c.version == expected_version)
+            .values(version=new_version, updated_at=utcnow(), **changes)
+        )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            raise VersionConflict(table_id, expected_version)
+        return new_version
+
+
+def _seat(row: Any) -> SeatRecord:
+    return SeatRecord(
+        table_id=row.table_id,
+        seat=row.seat,
+        user_id=row.user_id,
+        computer_level=row.computer_level,
+        autoplay=row.autoplay,
+        consecutive_timeouts=row.consecutive_timeouts,
+        hand_message_id=row.hand_message_id,
+    )
+
+
+class SeatRepository(_Repository):
+    async def list(self, table_id: int) -> list[SeatRecord]:
+        rows = await self.session.execute(
+            select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
+        )
+        return [_seat(row) for row in rows]
+
+    async def tables_of_user(self, user_id: int) -> list[int]:
+        """Open tables where the user sits (a player may play in several groups at once)."""
+        rows = await self.session.execute(
+            select(seats_t.c.table_id)
+            .join(tables_t, tables_t.c.id == seats_t.c.table_id)
+            .where(seats_t.c.user_id == user_id, tables_t.c.status != "closed")
+            .order_by(seats_t.c.table_id)
+        )
+        return list(rows.scalars())
+
+    async def put(
+        self, table_id: int, seat: int, *, user_id: int | None = None, computer_level: int | None = None
+    ) -> None:
+        await self.session.execute(
+            seats_t.insert().values(
+                table_id=table_id,
+                seat=seat,
+                user_id=user_id,
+                computer_level=computer_level,
+                autoplay=False,
+                consecutive_timeouts=0,
+            )
+        )
+
+    async def remove(self, table_id: int, seat: int) -> bool:
+        result = await self.session.execute(
+            delete(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+        )
+        return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    async def count_timeout(self, table_id: int, seat: int, autoplay_after: int) -> None:
+        col = seats_t.c.consecutive_timeouts
+        await self.session.execute(
+            update(seats_t)
+            .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+            .values(consecutive_timeouts=col + 1, autoplay=or_(seats_t.c.autoplay, col + 1 >= autoplay_after))
+        )
+
+    async def player_is_back(self, table_id: int, seat: int) -> None:
+        """He acted himself: his time-outs no longer count and he is off 托管."""
+        await self.session.execute(
+            update(seats_t)
+            .where(
+                seats_t.c.table_id == table_id,
+                seats_t.c.seat == seat,
+                or_(seats_t.c.consecutive_timeouts != 0, seats_t.c.autoplay),
+            )
+            .values(consecutive_timeouts=0, autoplay=False)
+        )
+
+    async def set_autoplay(self, table_id: int, seat: int, on: bool) -> None:
+        await self.session.execute(
+            update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(autoplay=on)
+        )
+
+    async def set_hand_message(self, table_id: int, seat: int, message_id: int | None) -> None:
+        await self.session.execute(
+            update(seats_t)
+            .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+            .values(hand_message_id=message_id)
+        )
+
+
+def _round(row: Any) -> RoundInfo:
+    return RoundInfo(
+        table_id=row.table_id,
+        round_no=row.round_no,
+        kind=row.kind,
+        seed=row.seed,
+        rules=row.rules,
+        started_at=row.started_at,
+        finished_at=row.finished_at,
+        places=row.places,
+        scores=row.scores,
+    )
+
+
+class RoundRepository(_Repository):
+    async def add(self, table_id: int, round_no: int, kind: str, seed: int, rules: dict[str, Any]) -> None:
+        await self.session.execute(
+            rounds_t.insert().values(
+                table_id=table_id, round_no=round_no, kind=kind, seed=seed, rules=rules, started_at=utcnow()
+            )
+        )
+
+    async def get(self, table_id: int, round_no: int) -> RoundInfo | None:
+        row = (
+            await self.session.execute(
+                select(rounds_t).where(rounds_t.c.table_id == table_id, rounds_t.c.round_no == round_no)
+            )
+        ).first()
+        return None if row is None else _round(row)
+
+    async def list(self, table_id: int) -> list[RoundInfo]:
+        rows = await self.session.execute(
+            select(rounds_t).where(rounds_t.c.table_id == table_id).order_by(rounds_t.c.round_no)
+        )
+        return [_round(row) for row in rows]
+
+    async def finish(
+        self, table_id: int, round_no: int, places: Sequence[int | None], scores: Sequence[int] | None
+    ) -> bool:
+        """Mark the round finished; False if it already was (so its statistics are never counted twice)."""
+        result = await self.session.execute(
+            update(rounds_t)
+            .where(
+                rounds_t.c.table_id == table_id,
+                rounds_t.c.round_no == round_no,
+                rounds_t.c.finished_at.is_(None),
+            )
+            .values(
+                finished_at=utcnow(), places=list(places), scores=None if scores is None else list(scores)
+            )
+        )
+        return result.rowcount == 1  # type: ignore[attr-defined]
+
+
+class ActionLog(_Repository):
+    async def append(self, table_id: int, seq: int, round_no: int, seat: int | None, action: str) -> None:
+        await self.session.execute(
+            actions_t.insert().values(
+                table_id=table_id, seq=seq, round_no=round_no, seat=seat, action=action, created_at=utcnow()
+            )
+        )
+
+    async def of_round(self, table_id: int, round_no: int) -> list[LoggedAction]:
+        rows = await self.session.execute(
+            select(actions_t)
+            .where(actions_t.c.table_id == table_id, actions_t.c.round_no == round_no)
+            .order_by(actions_t.c.seq)
+        )
+        return [LoggedAction(**row._mapping) for row in rows]
+
+    async def of_table(self, table_id: int) -> list[LoggedAction]:
+        rows = await self.session.execute(
+            select(actions_t).where(actions_t.c.table_id == table_id).order_by(actions_t.c.seq)
+        )
+        return [LoggedAction(**row._mapping) for row in rows]
+
+
+def _deadline(row: Any) -> DeadlineRecord:
+    return DeadlineRecord(**row._mapping)
+
+
+class DeadlineRepository(_Repository):
+    async def arm(self, table_id: int, version: int, kind: str, due_at: datetime) -> None:
+        """Arm a deadline for this version of the table; arming the same one twice keeps the first."""
+        stmt = self._insert(deadlines_t).values(table_id=table_id, version=version, kind=kind, due_at=due_at)
+        await self.session.execute(
+            stmt.on_conflict_do_nothing(
+                index_elements=[deadlines_t.c.table_id, deadlines_t.c.version, deadlines_t.c.kind]
+            )
+        )
+
+    async def pending(self) -> list[DeadlineRecord]:
+        """All deadlines not yet done, soonest first: what the scheduler re-arms at start-up."""
+        rows = await self.session.execute(
+            select(deadlines_t).order_by(deadlines_t.c.due_at, deadlines_t.c.id)
+        )
+        return [_deadline(row) for row in rows]
+
+    async def of_table(self, table_id: int) -> list[DeadlineRecord]:
+        rows = await self.session.execute(
+            select(deadlines_t).where(deadlines_t.c.table_id == table_id).order_by(deadlines_t.c.id)
+        )
+        return [_deadline(row) for row in rows]
+
+    async def drop_outdated(self, table_id: int, version: int) -> None:
+        """A deadline armed for an older version is moot once the table has moved on."""
+        await self.session.execute(
+            delete(deadlines_t).where(deadlines_t.c.table_id == table_id, deadlines_t.c.version < version)
+        )
+
+    async def done(self, deadline_id: int) -> None:
+        await self.session.execute(delete(deadlines_t).where(deadlines_t.c.id == deadline_id))
+
+    def _claimable(self, now: datetime, lease: timedelta) -> Any:
+        # A claim older than the lease belongs to a worker that died before finishing; take it over.
+        return or_(deadlines_t.c.claimed_by.is_(None), deadlines_t.c.claimed_at < now - lease)
+
+    async def claim(
+        self,
+        deadline_id: int,
+        worker: str,
+        *,
+        now: datetime | None = None,
+        lease: timedelta = timedelta(minutes=5),
+    ) -> DeadlineRecord | None:
+        """Claim one deadline for `worker`; None if another worker holds it or it is gone."""
+        now = now or utcnow()
+        result = await self.session.execute(
+            update(deadlines_t)
+            .where(deadlines_t.c.id == deadline_id, self._claimable(now, lease))
+            .values(claimed_by=worker, claimed_at=now)
+            .returning(*deadlines_t.c)
+        )
+        row = result.first()
+        return None if row is None else _deadline(row)
+
+    async def claim_due(
+        self,
+        worker: str,
+        *,
+        now: datetime | None = None,
+        limit: int = 100,
+        lease: timedelta = timedelta(minutes=5),
+    ) -> list[DeadlineRecord]:
+        """Claim up to `limit` deadlines that are due; concurrent workers never get the same one."""
+        now = now or utcnow()
+        due = (
+            select(deadlines_t.c.id)
+            .where(deadlines_t.c.due_at <= now, self._claimable(now, lease))
+            .order_by(deadlines_t.c.due_at, deadlines_t.c.id)
+            .limit(limit)
+        )
+        if self.dialect == "postgresql":
+            # Rows another worker is claiming are skipped instead of waited for.
+            due = due.with_for_update(skip_locked=True)
+        # On SQLite the single writer serialises claims; the repeated condition keeps the UPDATE honest.
+        result = await self.session.execute(
+            update(deadlines_t)
+            .where(and_(deadlines_t.c.id.in_(due.scalar_subquery()), self._claimable(now, lease)))
+            .values(claimed_by=worker, claimed_at=now)
+            .returning(*deadlines_t.c)
+        )
+        return sorted((_deadline(row) for row in result), key=lambda d: (d.due_at, d.id))
+
+
+class UpdateRepository(_Repository):
+    async def record(self, update_id: int) -> bool:
+        """Record a Telegram update id; False if it was recorded before (a redelivery to skip)."""
+        stmt = self._insert(updates_t).values(update_id=update_id, processed_at=utcnow())
+        result = await self.session.execute(
+            stmt.on_conflict_do_nothing(index_elements=[updates_t.c.update_id])
+        )
+        return result.rowcount == 1  # type: ignore[attr-defined]
+
+    async def forget_before(self, moment: datetime) -> int:
+        """Drop old ids: Telegram stops redelivering an update after 24 hours."""
+        result = await self.session.execute(delete(updates_t).where(updates_t.c.processed_at < moment))
+        return int(result.rowcount)  # type: ignore[attr-defined]
+
+    async def count(self) -> int:
+        return int((await self.session.execute(select(func.count()).select_from(updates_t))).scalar_one())

@@ -1,0 +1,291 @@
+"""The operations the bot performs, each one unit of work: all of it is committed, or none of it.
+
+Every change to a table names the version the caller saw (the one its button was drawn for); a stale
+version raises VersionConflict and changes nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from sqlalchemy.exc import IntegrityError
+
+from storage.aggregates import Aggregate, default_rules, kind_named
+from storage.errors import (
+    AlreadyProcessed,
+    NoRoundInPlay,
+    NotYourTurn,
+    RoundInProgress,
+    SeatTaken,
+    TableAlreadyOpen,
+    TableNotFound,
+    VersionConflict,
+)
+from storage.models import utcnow
+from storage.records import SeatRecord, TableRecord
+from storage.uow import UnitOfWork, UnitOfWorkFactory
+
+# Who made the move: the player himself, the computer because his time ran out, or the computer for a
+# computer seat or a seat already on 托管.
+Actor = Literal["player", "timeout", "computer"]
+
+# DESIGN.md: a player who misses two turns in a row stays 托管 until he taps anything again.
+AUTOPLAY_AFTER_TIMEOUTS = 2
+
+# Deadlines to arm for the new version, decided from the new state: (kind, due time) pairs.
+DeadlinePlan = Callable[[Aggregate], Iterable[tuple[str, datetime]]]
+
+
+@dataclass(frozen=True)
+class Applied:
+    """An accepted action, as committed."""
+
+    table_id: int
+    version: int  # the table's new version
+    round_no: int
+    seq: int  # its place in the table's log
+    seat: int | None  # who acted
+    action: str  # canonical text, as logged
+    events: Sequence[Any]  # what the engine reported, for rendering
+    state: Aggregate
+    round_over: bool
+    places: list[int | None] | None  # seats by place (头科 first), as the engine gives them; None mid-round
+    scores: list[int] | None  # per seat
+
+
+@dataclass(frozen=True)
+class Dealt:
+    table_id: int
+    version: int
+    round_no: int
+    seed: int
+    state: Aggregate
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A table as stored: what the bot re-renders after a restart."""
+
+    table: TableRecord
+    seats: list[SeatRecord]
+    state: Aggregate | None
+
+
+async def _versioned_table(uow: UnitOfWork, table_id: int, expected_version: int) -> TableRecord:
+    table = await uow.tables.get(table_id)
+    if table is None:
+        raise TableNotFound(table_id)
+    if table.version != expected_version:
+        raise VersionConflict(table_id, expected_version, table.version)
+    return table
+
+
+async def _arm(
+    uow: UnitOfWork, table_id: int, version: int, plan: DeadlinePlan | None, state: Aggregate
+) -> None:
+    await uow.deadlines.drop_outdated(table_id, version)
+    if plan is not None:
+        for kind, due_at in plan(state):
+            await uow.deadlines.arm(table_id, version, kind, due_at)
+
+
+async def apply_action(
+    uow_factory: UnitOfWorkFactory,
+    table_id: int,
+    expected_version: int,
+    action_text: str,
+    *,
+    seat: int | None = None,
+    actor: Actor = "player",
+    update_id: int | None = None,
+    deadlines: DeadlinePlan | None = None,
+) -> Applied:
+    """Apply one action to a table's round: load, let the engine apply it, save state and version, log it.
+
+    `seat`, when given, must be the seat whose turn it is (NotYourTurn otherwise). The engine's
+    IllegalAction and the action parser's errors propagate unchanged, with nothing written.
+    """
+    async with uow_factory() as uow:
+        if update_id is not None and not await uow.updates.record(update_id):
+            raise AlreadyProcessed(update_id)
+        table = await _versioned_table(uow, table_id, expected_version)
+        if table.state is None or table.status != "playing":
+            raise NoRoundInPlay(table_id)
+        kind = kind_named(table.kind)
+        state = kind.load(table.state)
+        if state.is_over:
+            raise NoRoundInPlay(table_id)
+        mover = state.current_player
+        if seat is not None and seat != mover:
+            raise NotYourTurn(seat, mover)
+        action = kind.parse_action(action_text)
+        events = state.apply(action)
+
+        seq = table.last_seq + 1
+        # The conditional UPDATE comes first: it is the gate that lets one writer of this version through.
+        version = await uow.tables.save(table_id, expected_version, state=state.to_json(), last_seq=seq)
+        await uow.actions.append(table_id, seq, table.round_no, mover, str(action))
+        if mover is not None:
+            if actor == "timeout":
+                await uow.seats.count_timeout(table_id, mover, AUTOPLAY_AFTER_TIMEOUTS)
+            elif actor == "player":
+                await uow.seats.player_is_back(table_id, mover)
+
+        places = scores = None
+        if state.is_over:
+            places, scores = list(state.places), state.scores()
+            await _count_finished_round(uow, table, places, scores)
+        await _arm(uow, table_id, version, deadlines, state)
+        await uow.commit()
+    return Applied(
+        table_id=table_id,
+        version=version,
+        round_no=table.round_no,
+        seq=seq,
+        seat=mover,
+        action=str(action),
+        events=events,
+        state=state,
+        round_over=state.is_over,
+        places=places,
+        scores=scores,
+    )
+
+
+async def _count_finished_round(
+    uow: UnitOfWork, table: TableRecord, places: list[int | None], scores: list[int] | None
+) -> None:
+    if not await uow.rounds.finish(table.id, table.round_no, places, scores):
+        return
+    await uow.groups.count_finished_round(table.group_id)
+    # The engine lists seats by place: places[0] is 头科's seat, places[5] 大落's.
+    place_of = {seat: place for place, seat in enumerate(places, start=1) if seat is not None}
+    for seat in await uow.seats.list(table.id):
+        if seat.user_id is None:
+            continue
+        place = place_of.get(seat.seat)
+        points = scores[seat.seat] if scores is not None else 0
+        await uow.users.record_result(seat.user_id, table.group_id, place, points)
+
+
+async def start_round(
+    uow_factory: UnitOfWorkFactory,
+    table_id: int,
+    expected_version: int,
+    *,
+    seed: int | None = None,
+    deadlines: DeadlinePlan | None = None,
+) -> Dealt:
+    """Deal a new round at the table from `seed` (a fresh random one by default), which is stored."""
+    async with uow_factory() as uow:
+        table = await _versioned_table(uow, table_id, expected_version)
+        if table.status == "closed":
+            raise TableNotFound(table_id)
+        kind = kind_named(table.kind)
+        if table.state is not None and not kind.load(table.state).is_over:
+            raise RoundInProgress(table_id)
+        if seed is None:
+            seed = secrets.randbits(63)  # fits a signed BIGINT
+        state = kind.deal(table.rules, seed)
+        round_no = table.round_no + 1
+        version = await uow.tables.save(
+            table_id, expected_version, state=state.to_json(), round_no=round_no, status="playing"
+        )
+        await uow.rounds.add(table_id, round_no, table.kind, seed, table.rules)
+        await _arm(uow, table_id, version, deadlines, state)
+        await uow.commit()
+    return Dealt(table_id=table_id, version=version, round_no=round_no, seed=seed, state=state)
+
+
+async def open_table(
+    uow_factory: UnitOfWorkFactory,
+    group_id: int,
+    *,
+    created_by: int | None = None,
+    rules: dict[str, Any] | None = None,
+    kind: str = "round",
+) -> TableRecord:
+    """Open the group's table (a lobby), with the group's house rules unless `rules` is given."""
+    async with uow_factory() as uow:
+        await uow.groups.ensure(group_id)
+        if rules is None:
+            group = await uow.groups.get(group_id)
+            rules = (
+                group.house_rules if group is not None and group.house_rules is not None else default_rules()
+            )
+        try:
+            table = await uow.tables.add(group_id, rules, kind=kind, created_by=created_by)
+        except IntegrityError:
+            raise TableAlreadyOpen(group_id) from None
+        await uow.commit()
+    return table
+
+
+async def take_seat(
+    uow_factory: UnitOfWorkFactory,
+    table_id: int,
+    expected_version: int,
+    seat: int,
+    *,
+    user_id: int | None = None,
+    computer_level: int | None = None,
+) -> int:
+    """Seat a user (who must exist, see UserRepository.ensure) or a computer player; returns the new version."""
+    if (user_id is None) == (computer_level is None):
+        raise ValueError("a seat holds either a user or a computer level")
+    async with uow_factory() as uow:
+        table = await _versioned_table(uow, table_id, expected_version)
+        if any(
+            s.seat == seat or (user_id is not None and s.user_id == user_id)
+            for s in await uow.seats.list(table_id)
+        ):
+            raise SeatTaken(table_id, seat)
+        version = await uow.tables.save(table_id, table.version)
+        await uow.seats.put(table_id, seat, user_id=user_id, computer_level=computer_level)
+        await uow.commit()
+    return version
+
+
+async def leave_seat(uow_factory: UnitOfWorkFactory, table_id: int, expected_version: int, seat: int) -> int:
+    async with uow_factory() as uow:
+        table = await _versioned_table(uow, table_id, expected_version)
+        version = await uow.tables.save(table_id, table.version)
+        await uow.seats.remove(table_id, seat)
+        await uow.commit()
+    return version
+
+
+async def close_table(uow_factory: UnitOfWorkFactory, table_id: int, expected_version: int) -> int:
+    """Close the table (its record and log stay); the group may open a new one."""
+    async with uow_factory() as uow:
+        table = await _versioned_table(uow, table_id, expected_version)
+        version = await uow.tables.save(table_id, table.version, status="closed", closed_at=utcnow())
+        await uow.deadlines.drop_outdated(table_id, version + 1)
+        await uow.commit()
+    return version
+
+
+async def load_table(uow_factory: UnitOfWorkFactory, table_id: int) -> TableView:
+    async with uow_factory() as uow:
+        table = await uow.tables.get(table_id)
+        if table is None:
+            raise TableNotFound(table_id)
+        seats = await uow.seats.list(table_id)
+    state = None if table.state is None else kind_named(table.kind).load(table.state)
+    return TableView(table=table, seats=seats, state=state)
+
+
+async def rebuild_round(uow: UnitOfWork, table_id: int, round_no: int) -> Aggregate:
+    """Replay a round from its stored seed, rules and log: the same state the table saved."""
+    info = await uow.rounds.get(table_id, round_no)
+    if info is None:
+        raise NoRoundInPlay(table_id)
+    kind = kind_named(info.kind)
+    state = kind.deal(info.rules, info.seed)
+    for entry in await uow.actions.of_round(table_id, round_no):
+        state.apply(kind.parse_action(entry.action))
+    return state
