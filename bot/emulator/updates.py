@@ -96,6 +96,7 @@ class UpdateQueue:
         # A newer getUpdates call ends an older one still waiting, as on api.telegram.org.
         self._poll_generation += 1
         generation = self._poll_generation
+        self._wake()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(timeout, 0)
         while True:
