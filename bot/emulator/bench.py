@@ -1,0 +1,68 @@
+"""Throughput and latency of the emulator as a real PTB bot sees them.
+
+    python -m bot.emulator.bench [--messages 500]
+
+Prints sendMessage round trips per second through ``telegram.Bot``, and the time from a user's
+message to the echo of a polling ``Application`` (median and 95th percentile).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+
+from telegram import Bot, Update
+from telegram.ext import Application, ContextTypes, MessageHandler, filters
+
+from .server import TelegramEmulator
+
+
+async def echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_message is not None
+    await update.effective_message.reply_text(update.effective_message.text or "")
+
+
+async def measure(messages: int) -> None:
+    async with TelegramEmulator() as emu:
+        alice = emu.create_user("Alice")
+        emu.start_bot(alice)
+        async with Bot(emu.token, base_url=emu.api_base_url) as bot:
+            began = time.perf_counter()
+            for n in range(messages):
+                await bot.send_message(alice.id, f"message {n}")
+            elapsed = time.perf_counter() - began
+        print(f"sendMessage via telegram.Bot: {messages / elapsed:.0f} calls/s ({messages} sequential calls)")
+
+        app = Application.builder().token(emu.token).base_url(emu.api_base_url).build()
+        app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, echo))
+        latencies: list[float] = []
+        async with app:
+            await app.start()
+            assert app.updater is not None
+            await app.updater.start_polling(poll_interval=0.0, timeout=10)
+            rounds = max(messages // 5, 10)
+            for n in range(rounds):
+                began = time.perf_counter()
+                said = emu.user_sends(alice, alice, f"ping {n}")
+                await emu.wait_for_bot_message(alice, after=said, timeout=10)
+                latencies.append(time.perf_counter() - began)
+            await app.updater.stop()
+            await app.stop()
+        latencies.sort()
+        p95 = latencies[int(len(latencies) * 0.95) - 1]
+        print(
+            f"user message -> polling Application echo: median {statistics.median(latencies) * 1000:.1f} ms, "
+            f"p95 {p95 * 1000:.1f} ms ({rounds} round trips)"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--messages", type=int, default=500)
+    asyncio.run(measure(parser.parse_args().messages))
+
+
+if __name__ == "__main__":
+    main()
