@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import math
 import time
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .errors import ApiError, too_many_requests
+from .errors import too_many_requests
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,6 @@ class FloodControl:
     clock: Callable[[], float] = time.monotonic
     refusals: int = 0
     violations: list[Violation] = field(default_factory=list)
-    sent: Counter[str] = field(default_factory=Counter)
     _windows: dict[str, deque[float]] = field(default_factory=dict)
     _blocked_until: dict[str, float] = field(default_factory=dict)
 
@@ -91,7 +90,3 @@ class FloodControl:
         now = self.clock()
         for scope, _, _ in self._scopes(chat_id, chat_type):
             self._windows.setdefault(scope, deque()).append(now)
-
-
-def is_flood_refusal(error: ApiError) -> bool:
-    return error.code == 429
