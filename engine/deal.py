@@ -43,7 +43,7 @@ def deal(rules: Rules, seed: int, round_no: int, deal_no: int, leader: int | Non
     return Deal(hands, [list(h) for h in hands], natural, leader)
 
 
-def _pay_for_buy(hand: Hand, natural_cards: Hand) -> int | None:
+def _pay_for_buy(natural_cards: Hand) -> int | None:
     """R8.2: a naturally dealt 2, else B, else R; None when the buyer holds none of them."""
     for r in (TWO, SMALL, BIG):
         if natural_cards[r]:
@@ -55,7 +55,8 @@ def buy(rules: Rules, d: Deal, rank: int, dealt: list[Hand]) -> list[Event]:
     """买三 (rank = THREE) or 买四 (rank = FOUR), R8.2: each seat dealt none of ``rank``, in turn from the
     leader, buys one from his 对头 if the 对头 holds two or more, else from an opponent neighbour who does
     (the next seat first), paying a naturally dealt 2 (else B, else R); else a teammate who holds two or more
-    gives one free. See RULES-DECISIONS.md "Match" for a buyer with nothing to pay and nobody to sell."""
+    gives one free; a buyer with nothing to pay goes to his teammates at once (S0 §7 "由同帮相助"). With
+    nobody to give, he stays without one."""
     kind = "bought_three" if rank == THREE else "bought_four"
     events: list[Event] = []
     for i in range(6):
@@ -63,18 +64,17 @@ def buy(rules: Rules, d: Deal, rank: int, dealt: list[Hand]) -> list[Event]:
         if dealt[s][rank]:
             continue
         hands = d.hands
-        sellers = [opposite(s), (s + 1) % 6, (s + 5) % 6]
+        pay = _pay_for_buy(d.natural_cards[s])
+        sellers = [opposite(s), (s + 1) % 6, (s + 5) % 6] if pay is not None else []
         seller = next((t for t in sellers if hands[t][rank] >= 2), None)
-        if seller is not None:
-            pay = _pay_for_buy(hands[s], d.natural_cards[s])
-            if pay is not None:
-                hands[s][pay] -= 1
-                d.natural_cards[s][pay] -= 1
-                hands[seller][pay] += 1
+        if seller is not None and pay is not None:
+            hands[s][pay] -= 1
+            d.natural_cards[s][pay] -= 1
+            hands[seller][pay] += 1
             hands[seller][rank] -= 1
             d.natural_cards[seller][rank] = min(d.natural_cards[seller][rank], hands[seller][rank])
             hands[s][rank] += 1
-            events.append(Event(kind, s, _one(pay) if pay is not None else None, other=seller))
+            events.append(Event(kind, s, _one(pay), other=seller))
             continue
         giver = next((t for t in ((s + 2) % 6, (s + 4) % 6) if hands[t][rank] >= 2), None)
         if giver is not None:
