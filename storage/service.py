@@ -164,9 +164,13 @@ async def _count_finished_round(
     await uow.groups.count_finished_round(table.group_id)
     # The engine lists seats by place: places[0] is 头科's seat, places[5] 大落's.
     place_of = {seat: place for place, seat in enumerate(places, start=1) if seat is not None}
-    for seat in await uow.seats.list(table.id):
-        if seat.user_id is None:
-            continue
+    # Users in id order: two tables ending at once then lock shared players' rows in the same order
+    # (PostgreSQL would otherwise abort one of them as a deadlock).
+    seats = sorted(
+        (s for s in await uow.seats.list(table.id) if s.user_id is not None), key=lambda s: s.user_id or 0
+    )
+    for seat in seats:
+        assert seat.user_id is not None
         place = place_of.get(seat.seat)
         points = scores[seat.seat] if scores is not None else 0
         await uow.users.record_result(seat.user_id, table.group_id, place, points)

@@ -240,3 +240,45 @@ async def test_one_open_table_per_group(db: Database) -> None:
     async with db.uow() as u:
         open_table = await u.tables.open_in_group(-1007)
         assert open_table is not None and open_table.id == reopened.id
+
+
+async def test_two_missed_turns_put_a_player_on_autoplay_until_he_acts(
+    db: Database, rng: random.Random
+) -> None:
+    seated = await seated_table(db.uow, group_id=-1008, humans=(201, 202, 203, 204, 205, 206))
+    dealt = await service.start_round(db.uow, seated.table_id, seated.version, seed=rng.randrange(2**62))
+    state, version = dealt.state, dealt.version
+
+    async def seat_of(seat: int) -> tuple[bool, int]:
+        async with db.uow() as u:
+            record = next(s for s in await u.seats.list(seated.table_id) if s.seat == seat)
+        return record.autoplay, record.consecutive_timeouts
+
+    async def act(actor: str) -> int:
+        nonlocal state, version
+        mover = state.current_player
+        assert mover is not None
+        applied = await service.apply_action(
+            db.uow,
+            seated.table_id,
+            version,
+            str(rng.choice(state.legal_actions())),
+            actor=actor,  # type: ignore[arg-type]
+        )
+        state, version = applied.state, applied.version
+        return mover
+
+    timed_out = await act("timeout")
+    assert await seat_of(timed_out) == (False, 1)
+    while state.current_player != timed_out:  # the others play until his turn comes round again
+        await act("player")
+    assert await act("timeout") == timed_out
+    assert await seat_of(timed_out) == (True, 2)
+    while state.current_player != timed_out:
+        await act("player")
+    assert await act("computer") == timed_out  # the computer plays for him while he is on 托管
+    assert await seat_of(timed_out) == (True, 2)
+    while state.current_player != timed_out:
+        await act("player")
+    assert await act("player") == timed_out  # he taps again: back in his own hands
+    assert await seat_of(timed_out) == (False, 0)
