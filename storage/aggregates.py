@@ -58,14 +58,26 @@ def register_kind(name: str, kind: Kind) -> None:
     _KINDS[name] = kind
 
 
-def kind_named(name: str) -> Kind:
-    """The Kind a table or round record names; the engine is imported only when first needed."""
-    if name not in _KINDS and name == "round":
-        from engine import Action, Round, Rules
+# The engine class each stored kind names; a kind is registered on first use, so storage imports (and
+# migrations run) without the engine.
+ENGINE_CLASSES = {"round": "Round", "match": "Match"}
 
-        register_kind(
-            "round", Kind(aggregate=Round, rules_from_dict=Rules.from_dict, parse_action=Action.parse)
-        )
+
+def kind_named(name: str) -> Kind:
+    """The Kind a table or round record names."""
+    if name not in _KINDS and name in ENGINE_CLASSES:
+        import engine
+
+        aggregate = getattr(engine, ENGINE_CLASSES[name], None)
+        if aggregate is not None:
+            register_kind(
+                name,
+                Kind(
+                    aggregate=aggregate,
+                    rules_from_dict=engine.Rules.from_dict,
+                    parse_action=engine.Action.parse,
+                ),
+            )
     try:
         return _KINDS[name]
     except KeyError:
