@@ -265,6 +265,16 @@ class Match:
         return self._start_deal(debts)
 
     @classmethod
+    def from_round(cls, rnd: Round, seed: int = 0) -> Match:
+        """A match whose current round is ``rnd`` already in play (a set position: practice, tests)."""
+        m = cls(rnd.rules, seed, _deal=False)
+        m.round = rnd
+        m.leader = rnd.current_player
+        m.natural = list(rnd.natural)
+        m.phase = P_OVER if rnd.over else P_PLAY
+        return m
+
+    @classmethod
     def replay(cls, rules: Rules, seed: int, log: list[str]) -> Match:
         """Rebuild a match from its seed and action log (``next`` marks :meth:`next_round`)."""
         m = cls(rules, seed)
