@@ -213,27 +213,24 @@ class Round:
     def places(self) -> list[int | None]:
         """Seats in places 1–6 (头科 … 大落); None while undecided."""
         places: list[int | None] = [None] * 6
-        free_slots = list(range(6))
+        slots = list(range(6))
         r = self.revolted
         if r is not None:
-            if len(self.out) >= 2 and self.out[0] % 2 == self.out[1] % 2 == r % 2:
-                rpos: int | None = 2  # R9.3: his teammates took 头科 and 二科
-            elif len(self.out) >= 2 or self.over:
-                rpos = 3
-            else:
-                rpos = None
-            if rpos is not None:
+            # R9.3: 四科, or 三科 when his teammates took 头科 and 二科; until that is known, keep 四科 free.
+            teammates_first = len(self.out) >= 2 and self.out[0] % 2 == self.out[1] % 2 == r % 2
+            rpos = 2 if teammates_first else 3
+            if len(self.out) >= 2 or self.over:
                 places[rpos] = r
-                free_slots.remove(rpos)
+            slots.remove(rpos)
         for i, s in enumerate(self.out):
-            places[free_slots[i]] = s
+            places[slots[i]] = s
         for i, (s, _) in enumerate(self.dead):
-            places[5 - i] = s
+            places[slots[-1 - i]] = s
         if self.over:
             last = self.out[-1] if self.out else 0
             rest = [s for s in SEATS if self.active(s)]
             rest.sort(key=lambda s: (sum(self.hands[s]), (s - last - 1) % 6))  # R7.3
-            empty = [i for i in range(6) if places[i] is None]
+            empty = [i for i in slots if places[i] is None]
             for i, s in zip(empty, rest, strict=False):
                 places[i] = s
         return places
@@ -519,7 +516,7 @@ class Round:
         hand = self.hands[s]
         twos, small, big = hand[TWO], hand[SMALL], hand[BIG]
         max_t = twos if self.rules.tie_two else 0
-        ranks = range(13) if rank is None else [min(rank, 13)]
+        ranks = range(14) if rank is None else [min(rank, 13)]
         for r in ranks:
             if r < 12:
                 if not hand[r]:
