@@ -110,5 +110,15 @@ def test_r3_1_single_two_gouji_house_rule() -> None:
 
 
 def test_r3_2_pure_gouji_has_no_twos_and_no_jokers() -> None:
-    pure = {t: is_pure_gouji(shape_of(parse_cards(t))) for t in ["TTTTT", "TTTT2", "KK", "KKB", "22", "B", "JJJ"]}
-    assert pure == {"TTTTT": True, "TTTT2": False, "KK": True, "KKB": False, "22": False, "B": False, "JJJ": False}
+    pure = {
+        t: is_pure_gouji(shape_of(parse_cards(t))) for t in ["TTTTT", "TTTT2", "KK", "KKB", "22", "B", "JJJ"]
+    }
+    assert pure == {
+        "TTTTT": True,
+        "TTTT2": False,
+        "KK": True,
+        "KKB": False,
+        "22": False,
+        "B": False,
+        "JJJ": False,
+    }
