@@ -39,22 +39,23 @@ class LevelStats:
 
 @dataclass
 class SimResult:
-    levels: dict[str, LevelStats]
+    levels: dict[str, LevelStats]  # by label: the level, or level@A / level@B when both teams play one level
     rounds: int
     seconds: float
-    decision_times: list[float]
+    decision_times: dict[str, list[float]]  # seconds per computer decision, by level
     redeals: int
 
 
 def play_match(
-    rules: Rules, seed: int, rounds: int, levels: tuple[str, str], result: SimResult, timed: bool = True
+    rules: Rules, seed: int, rounds: int, labels: tuple[str, str], result: SimResult, timed: bool = True
 ) -> Match:
-    """One match of ``rounds`` rounds; levels[0] plays seats 0,2,4 and levels[1] seats 1,3,5."""
+    """One match of ``rounds`` rounds; labels[0]'s level plays seats 0,2,4 and labels[1]'s seats 1,3,5."""
     match = Match(rules, seed)
+    levels = [label.split("@")[0] for label in labels]
     players = [make_player(levels[s % 2]) for s in range(6)]
     rng = random.Random(seed)
-    times = result.decision_times
-    stats = [result.levels[levels[0]], result.levels[levels[1]]]
+    times = [result.decision_times.setdefault(level, []) for level in levels]
+    stats = [result.levels[labels[0]], result.levels[labels[1]]]
     team_scores = [0, 0]
     for i in range(rounds):
         if i:
@@ -64,7 +65,7 @@ def play_match(
             t0 = time.perf_counter()
             action = computer_action(match, players[seat], rng)
             if timed:
-                times.append(time.perf_counter() - t0)
+                times[seat % 2].append(time.perf_counter() - t0)
             for e in match.apply(action):
                 if e.kind == "burned":
                     stats[e.seat % 2].burns += 1  # type: ignore[operator]
@@ -101,9 +102,9 @@ def simulate(
     swap: bool,
     progress: bool = True,
 ) -> SimResult:
-    result = SimResult({team_a: LevelStats(), team_b: LevelStats()}, 0, 0.0, [], 0)
     if team_a == team_b:
-        result.levels = {team_a: LevelStats()}
+        team_a, team_b = f"{team_a}@A", f"{team_b}@B"
+    result = SimResult({team_a: LevelStats(), team_b: LevelStats()}, 0, 0.0, {}, 0)
     matches = max(1, math.ceil(rounds / per_match))
     start = time.perf_counter()
     with tqdm(total=matches * per_match, unit="round", disable=not progress, file=sys.stderr) as bar:
@@ -127,12 +128,14 @@ def report(result: SimResult, preset: str) -> str:
         f"preset {preset}: {result.rounds} rounds in {result.seconds:.1f} s "
         f"({result.rounds / result.seconds:.1f} rounds/s), {result.redeals} redeals (R9.2)"
     ]
-    times = sorted(result.decision_times)
-    if times:
+    for level, unsorted in result.decision_times.items():
+        times = sorted(unsorted)
+        if not times:
+            continue
         p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
         lines.append(
-            f"decisions: {len(times)}, median {statistics.median(times) * 1e3:.3f} ms, p99 {p99 * 1e3:.3f} ms, "
-            f"max {times[-1] * 1e3:.3f} ms"
+            f"{level} decisions: {len(times)}, median {statistics.median(times) * 1e3:.3f} ms, "
+            f"p99 {p99 * 1e3:.3f} ms, max {times[-1] * 1e3:.3f} ms"
         )
     for level, st in result.levels.items():
         if not st.rounds:

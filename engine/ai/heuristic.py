@@ -106,10 +106,13 @@ class HeuristicPlayer:
         return gouji >= 2
 
     def _declare(self, view: SeatView) -> bool:
+        # R5.6 costs the declarer 2-3 cards whenever his 对头 opens, and he cannot see whether the 对头 can:
+        # in simulation any looser rule lost points, so only a crushing hand against a hidden 对头 declares.
         hand = view.hand
-        if view.opened[view.seat]:
+        o = opposite(view.seat)
+        if view.opened[view.seat] or view.opened[o]:
             return False
-        return len(pure_groups(hand)) >= 2 and _jokers(hand) >= 2
+        return len(pure_groups(hand)) >= 3 and _jokers(hand) >= 4
 
     # ----------------------------------------------------------------- leading
 
