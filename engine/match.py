@@ -150,6 +150,27 @@ class Match:
     def round_over(self) -> bool:
         return self.phase == P_OVER
 
+    parse_action = staticmethod(parse_action)
+
+    # The aggregate's shape as storage and the bot see it (the same as Round's): a round is "over" until
+    # next_round() deals the next one; places and scores are the current round's.
+    @classmethod
+    def deal(cls, rules: Rules, seed: int) -> Match:
+        return cls(rules, seed)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == P_OVER
+
+    @property
+    def places(self) -> list[int | None]:
+        if self.round is None:
+            return [None] * 6
+        return list(final_places(self.round)) if self.round.over else self.round.places
+
+    def scores(self) -> list[int] | None:
+        return self.results[-1]["scores"] if self.phase == P_OVER and self.results else None
+
     @property
     def team_totals(self) -> tuple[int, int]:
         """R11.2: seats 0,2,4 and seats 1,3,5."""
