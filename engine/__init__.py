@@ -3,6 +3,7 @@
 from .actions import Action
 from .cards import RANKS, CardError, format_cards, parse_cards
 from .events import Event
+from .match import Match
 from .plays import beats_shape, is_gouji, is_pure_gouji, shape_of
 from .round import Debt, IllegalAction, Round, opposite
 from .rules import Rules
@@ -13,6 +14,7 @@ __all__ = [
     "Debt",
     "Event",
     "IllegalAction",
+    "Match",
     "RANKS",
     "Round",
     "Rules",

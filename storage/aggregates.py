@@ -43,6 +43,9 @@ class Kind:
     aggregate: AggregateClass
     rules_from_dict: Callable[[dict[str, Any]], Any]
     parse_action: Callable[[str], Any]
+    # Rounds of a chained kind (a match) follow from the previous one: the next is dealt by the aggregate
+    # itself ("next" in the log), so rebuilding replays the table's log from its first round.
+    chained: bool = False
 
     def deal(self, rules: dict[str, Any], seed: int) -> Aggregate:
         return self.aggregate.deal(self.rules_from_dict(rules), seed)
@@ -75,7 +78,9 @@ def kind_named(name: str) -> Kind:
                 Kind(
                     aggregate=aggregate,
                     rules_from_dict=engine.Rules.from_dict,
-                    parse_action=engine.Action.parse,
+                    # A match also reads its pre-round decisions (还贡, 革命 …); a round only plays.
+                    parse_action=getattr(aggregate, "parse_action", engine.Action.parse),
+                    chained=hasattr(aggregate, "next_round"),
                 ),
             )
     try:

@@ -117,6 +117,25 @@ class GroupRepository(_Repository):
         if values:
             await self.session.execute(update(groups_t).where(groups_t.c.id == group_id).values(**values))
 
+    async def move(self, old_id: int, new_id: int) -> None:
+        """Carry a group over to its new chat id (a group that became a supergroup)."""
+        old = (await self.session.execute(select(groups_t).where(groups_t.c.id == old_id))).first()
+        if old is None:
+            return
+        values = {c.name: getattr(old, c.name) for c in groups_t.c if c.name != "id"}
+        await self.session.execute(
+            self._insert(groups_t)
+            .values(id=new_id, **values)
+            .on_conflict_do_nothing(index_elements=[groups_t.c.id])
+        )
+        await self.session.execute(
+            update(tables_t).where(tables_t.c.group_id == old_id).values(group_id=new_id)
+        )
+        await self.session.execute(
+            update(members_t).where(members_t.c.group_id == old_id).values(group_id=new_id)
+        )
+        await self.session.execute(delete(groups_t).where(groups_t.c.id == old_id))
+
     async def count_finished_round(self, group_id: int) -> None:
         await self.session.execute(
             update(groups_t)

@@ -283,12 +283,78 @@ async def load_table(uow_factory: UnitOfWorkFactory, table_id: int) -> TableView
     return TableView(table=table, seats=seats, state=state)
 
 
+NEXT_ROUND = "next"  # the log entry of a chained kind's next deal (Match.replay reads the same word)
+
+
+async def next_round(
+    uow_factory: UnitOfWorkFactory,
+    table_id: int,
+    expected_version: int,
+    *,
+    deadlines: DeadlinePlan | None = None,
+) -> Applied:
+    """Deal the next round of a chained aggregate (a match): its debts are paid, its new seed is its own."""
+    async with uow_factory() as uow:
+        table = await _versioned_table(uow, table_id, expected_version)
+        if table.state is None or table.status != "playing":
+            raise NoRoundInPlay(table_id)
+        kind = kind_named(table.kind)
+        state = kind.load(table.state)
+        if not kind.chained:
+            raise RoundInProgress(table_id)
+        if not state.is_over:
+            raise RoundInProgress(table_id)
+        events = state.next_round()  # type: ignore[attr-defined]
+        seq = table.last_seq + 1
+        round_no = table.round_no + 1
+        version = await uow.tables.save(
+            table_id, expected_version, state=state.to_json(), last_seq=seq, round_no=round_no
+        )
+        await uow.actions.append(table_id, seq, round_no, None, NEXT_ROUND)
+        first = await uow.rounds.get(table_id, 1)
+        await uow.rounds.add(table_id, round_no, table.kind, first.seed if first else 0, table.rules)
+        await _arm(uow, table_id, version, deadlines, state)
+        await uow.commit()
+    return Applied(
+        table_id=table_id,
+        version=version,
+        round_no=round_no,
+        seq=seq,
+        seat=None,
+        action=NEXT_ROUND,
+        events=events,
+        state=state,
+        round_over=False,
+        places=None,
+        scores=None,
+    )
+
+
+async def move_group(uow_factory: UnitOfWorkFactory, old_id: int, new_id: int) -> None:
+    """A group became a supergroup (Telegram's ChatMigrated): its settings, tables and statistics follow."""
+    async with uow_factory() as uow:
+        await uow.groups.move(old_id, new_id)
+        await uow.commit()
+
+
 async def rebuild_round(uow: UnitOfWork, table_id: int, round_no: int) -> Aggregate:
     """Replay a round from its stored seed, rules and log: the same state the table saved."""
     info = await uow.rounds.get(table_id, round_no)
     if info is None:
         raise NoRoundInPlay(table_id)
     kind = kind_named(info.kind)
+    if kind.chained:
+        first = await uow.rounds.get(table_id, 1)
+        assert first is not None
+        state = kind.deal(first.rules, first.seed)
+        for entry in await uow.actions.of_table(table_id):
+            if entry.round_no > round_no:
+                break
+            if entry.action == NEXT_ROUND:
+                state.next_round()  # type: ignore[attr-defined]
+            else:
+                state.apply(kind.parse_action(entry.action))
+        return state
     state = kind.deal(info.rules, info.seed)
     for entry in await uow.actions.of_round(table_id, round_no):
         state.apply(kind.parse_action(entry.action))

@@ -1,0 +1,129 @@
+"""Building the Application: handlers, rate limiter, job queue, storage and the outbox, wired together."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import Update
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+
+from storage import make_engine, uow_factory, upgrade_to_head
+
+from .config import Settings
+from .handlers import Services, migrate_group, register, set_commands
+from .outbox import Outbox
+from .tables import Tables
+from .timers import Timers
+
+log = logging.getLogger(__name__)
+
+
+def build_application(settings: Settings, *, rate_limiter: bool = True) -> Application:
+    """The bot's Application. Storage and the outbox are set up in post_init, inside the event loop."""
+    if not settings.bot_token:
+        raise ValueError("BOT_TOKEN is not set")
+    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = Application.builder().token(
+        settings.bot_token
+    )
+    urls = settings.api_urls()
+    if urls is not None:
+        builder = builder.base_url(urls[0]).base_file_url(urls[1])
+    if rate_limiter:
+        # Telegram's limits: 30 messages/s in all, 20 a minute per group; 429s are waited out and retried.
+        builder = builder.rate_limiter(
+            AIORateLimiter(
+                overall_max_rate=settings.messages_per_second,
+                overall_time_period=1,
+                group_max_rate=settings.group_messages_per_minute,
+                group_time_period=60,
+                max_retries=3,
+            )
+        )
+    builder = builder.concurrent_updates(True).post_init(_post_init).post_shutdown(_post_shutdown)
+    app = builder.build()
+    app.bot_data["settings"] = settings
+    register(app)
+    return app
+
+
+async def _post_init(app: Application) -> None:
+    settings: Settings = app.bot_data["settings"]
+    engine = make_engine(settings.database_url)
+    await upgrade_to_head(engine)
+    uow = uow_factory(engine)
+    holder: dict[str, Tables] = {}
+
+    async def forbidden(chat_id: int) -> None:
+        if chat_id > 0:  # a private chat: the player blocked the bot or never started it
+            await holder["tables"].on_blocked(chat_id)
+
+    svc_ref: dict[str, Services] = {}
+
+    async def migrated(old_id: int, new_id: int) -> None:
+        await migrate_group(svc_ref["svc"], old_id, new_id)
+
+    outbox = Outbox(app.bot, on_forbidden=forbidden, on_migrated=migrated)
+    tables = Tables(app.bot, uow, outbox)
+    holder["tables"] = tables
+    svc = Services(uow=uow, tables=tables)
+    svc_ref["svc"] = svc
+    app.bot_data.update(services=svc, engine=engine, outbox=outbox)
+    timers = Timers(app, tables, uow)
+    app.bot_data["timers"] = timers
+    await set_commands(app)
+    await timers.start()
+    # Whatever a crash interrupted (computer moves not yet made, views not yet sent) is picked up again.
+    async with uow() as u:
+        open_tables = await u.tables.all_open()
+    for table in open_tables:
+        if table.status == "playing":
+            try:
+                await tables.settle(table.id, [])
+            except Exception as e:  # one broken table must not keep the bot from starting
+                log.error("could not resume table %s: %s", table.id, type(e).__name__)
+
+
+async def _post_shutdown(app: Application) -> None:
+    outbox: Outbox | None = app.bot_data.get("outbox")
+    if outbox is not None:
+        await outbox.flush()
+        await outbox.close()
+    engine = app.bot_data.get("engine")
+    if engine is not None:
+        await engine.dispose()
+
+
+async def start_application(app: Application, *, poll: bool = True) -> None:
+    """Start the bot inside a running event loop (tests, the playground), as run_polling would."""
+    await app.initialize()
+    if app.post_init is not None:
+        await app.post_init(app)
+    await app.start()
+    if poll and app.updater is not None:
+        await app.updater.start_polling(poll_interval=0.0, timeout=5, allowed_updates=Update.ALL_TYPES)
+
+
+async def stop_application(app: Application) -> None:
+    if app.updater is not None and app.updater.running:
+        await app.updater.stop()
+    if app.running:
+        await app.stop()
+    if app.post_shutdown is not None:
+        await app.post_shutdown(app)
+    await app.shutdown()
+
+
+def run(settings: Settings) -> None:
+    app = build_application(settings)
+    if settings.webhook_url:
+        app.run_webhook(
+            listen=settings.webhook_listen,
+            port=settings.webhook_port,
+            url_path="telegram",
+            webhook_url=settings.webhook_url.rstrip("/") + "/telegram",
+            secret_token=settings.webhook_secret,
+            allowed_updates=Update.ALL_TYPES,
+        )
+    else:
+        app.run_polling(allowed_updates=Update.ALL_TYPES)

@@ -1,0 +1,54 @@
+"""Settings from the environment and `.env` (see `.env.example`)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from dotenv import load_dotenv
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///gouji.db"
+
+
+@dataclass(frozen=True)
+class Settings:
+    bot_token: str | None
+    database_url: str = DEFAULT_DATABASE_URL
+    api_base_url: str | None = None  # another Bot API server, e.g. http://127.0.0.1:8081
+    webhook_url: str | None = None  # webhook mode when set
+    webhook_listen: str = "0.0.0.0"
+    webhook_port: int = 8443
+    webhook_secret: str | None = None
+    log_level: str = "INFO"
+    language: str = "zh"  # for groups that never chose one
+    playground_port: int = 8765
+    # Telegram's limits (DESIGN.md): 20 messages a minute in a group, 30 a second in all.
+    group_messages_per_minute: int = 20
+    messages_per_second: int = 30
+
+    @classmethod
+    def from_env(cls, env_file: str | None = ".env") -> Settings:
+        if env_file:
+            load_dotenv(env_file, override=False)
+        env = os.environ
+        return cls(
+            bot_token=env.get("BOT_TOKEN") or None,
+            database_url=env.get("DATABASE_URL") or DEFAULT_DATABASE_URL,
+            api_base_url=env.get("TELEGRAM_API_BASE_URL") or None,
+            webhook_url=env.get("WEBHOOK_URL") or None,
+            webhook_listen=env.get("WEBHOOK_LISTEN", "0.0.0.0"),
+            webhook_port=int(env.get("WEBHOOK_PORT", "8443")),
+            webhook_secret=env.get("WEBHOOK_SECRET") or None,
+            log_level=env.get("LOG_LEVEL", "INFO").upper(),
+            language=env.get("DEFAULT_LANGUAGE", "zh"),
+            playground_port=int(env.get("PLAYGROUND_PORT", "8765")),
+        )
+
+    def api_urls(self) -> tuple[str, str] | None:
+        """PTB's base_url and base_file_url for TELEGRAM_API_BASE_URL (the token is appended by PTB)."""
+        if not self.api_base_url:
+            return None
+        root = self.api_base_url.rstrip("/")
+        if root.endswith("/bot"):
+            root = root[: -len("/bot")]
+        return f"{root}/bot", f"{root}/file/bot"

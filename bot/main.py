@@ -1,0 +1,43 @@
+"""``gouji-bot``: read the settings, upgrade the database, run the bot (long polling, or webhook)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from .config import Settings
+
+NO_TOKEN = """gouji-bot needs a Telegram bot token.
+
+  1. In Telegram, talk to @BotFather: send /newbot, pick a name and a username.
+  2. BotFather answers with a token like 123456:ABC-DEF...
+  3. Put it in a file named .env next to where you run the bot:
+         BOT_TOKEN=123456:ABC-DEF...
+     (.env.example lists every setting), or export BOT_TOKEN in the shell.
+  4. Run gouji-bot again. In BotFather, /setprivacy → Disable lets the bot see typed plays in groups (optional).
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="gouji-bot", description="Telegram bot for 够级")
+    parser.add_argument("--env-file", default=".env")
+    args = parser.parse_args(argv)
+    settings = Settings.from_env(args.env_file)
+    logging.basicConfig(
+        level=getattr(logging, settings.log_level, logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    # Request logs would carry message texts (and so hands); keep them out.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    if not settings.bot_token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 1
+    from .app import run
+
+    run(settings)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,143 @@
+"""The outbound queue: everything the bot sends goes through here.
+
+One worker per chat keeps that chat's messages in order while chats proceed independently; edits of the same
+message are coalesced so the latest state always wins. PTB's AIORateLimiter (set on the Application) keeps
+the rate within Telegram's limits and waits out a 429's ``retry_after``. "Message is not modified" is not an
+error for us; a 403 from a private chat is reported to ``on_forbidden`` (the seat goes on 托管).
+Nothing here logs message text: a private message may hold a hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Bot, InlineKeyboardMarkup, Message
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+
+log = logging.getLogger(__name__)
+
+Markup = InlineKeyboardMarkup | None
+
+
+@dataclass
+class _Job:
+    kind: str  # send, edit, markup, delete
+    chat_id: int
+    message_id: int | None = None
+    text: str = ""
+    markup: Markup = None
+    future: asyncio.Future[Message | None] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Outbox:
+    def __init__(
+        self,
+        bot: Bot,
+        on_forbidden: Callable[[int], Awaitable[None]] | None = None,
+        on_migrated: Callable[[int, int], Awaitable[None]] | None = None,
+    ) -> None:
+        self.bot = bot
+        self.on_forbidden = on_forbidden
+        self.on_migrated = on_migrated
+        self._queues: dict[int, asyncio.Queue[_Job]] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._edits: dict[tuple[int, int], _Job] = {}  # pending, not yet started: the latest content wins
+        self.calls = 0
+
+    # ------------------------------------------------------------------ API
+
+    def send(
+        self, chat_id: int, text: str, markup: Markup = None, **extra: Any
+    ) -> asyncio.Future[Message | None]:
+        """Queue a new message; the future gives the Message, or None when Telegram refused it."""
+        fut: asyncio.Future[Message | None] = asyncio.get_running_loop().create_future()
+        self._put(_Job("send", chat_id, text=text, markup=markup, future=fut, extra=extra))
+        return fut
+
+    def edit(self, chat_id: int, message_id: int, text: str, markup: Markup = None) -> None:
+        key = (chat_id, message_id)
+        pending = self._edits.get(key)
+        if pending is not None:
+            pending.text, pending.markup = text, markup
+            return
+        job = _Job("edit", chat_id, message_id, text=text, markup=markup)
+        self._edits[key] = job
+        self._put(job)
+
+    def drop_keyboard(self, chat_id: int, message_id: int) -> None:
+        self._put(_Job("markup", chat_id, message_id))
+
+    async def flush(self) -> None:
+        """Wait until everything queued so far has been sent (tests, shutdown)."""
+        while any(not q.empty() for q in self._queues.values()) or any(
+            not w.done() for w in self._workers.values()
+        ):
+            await asyncio.sleep(0.005)
+
+    async def close(self) -> None:
+        for w in self._workers.values():
+            w.cancel()
+        self._workers.clear()
+
+    # ------------------------------------------------------------------ workers
+
+    def _put(self, job: _Job) -> None:
+        q = self._queues.setdefault(job.chat_id, asyncio.Queue())
+        q.put_nowait(job)
+        worker = self._workers.get(job.chat_id)
+        if worker is None or worker.done():
+            self._workers[job.chat_id] = asyncio.create_task(self._work(job.chat_id, q))
+
+    async def _work(self, chat_id: int, q: asyncio.Queue[_Job]) -> None:
+        while not q.empty():
+            job = q.get_nowait()
+            if job.kind == "edit":
+                self._edits.pop((job.chat_id, job.message_id or 0), None)
+            result = await self._deliver(job)
+            if job.future is not None and not job.future.done():
+                job.future.set_result(result)
+
+    async def _deliver(self, job: _Job) -> Message | None:
+        for _attempt in range(3):
+            try:
+                self.calls += 1
+                return await self._call(job)
+            except RetryAfter as e:  # the rate limiter already retried; wait once more
+                await asyncio.sleep(float(e.retry_after if isinstance(e.retry_after, int | float) else 1))
+            except BadRequest as e:
+                if "not modified" not in str(e).lower():
+                    log.warning("Telegram refused %s in chat %s: %s", job.kind, job.chat_id, e.message)
+                return None
+            except ChatMigrated as e:
+                if self.on_migrated is not None:
+                    await self.on_migrated(job.chat_id, e.new_chat_id)
+                job.chat_id = e.new_chat_id
+            except Forbidden:
+                if self.on_forbidden is not None:
+                    await self.on_forbidden(job.chat_id)
+                return None
+            except TelegramError as e:
+                log.warning("Telegram error on %s in chat %s: %s", job.kind, job.chat_id, type(e).__name__)
+                await asyncio.sleep(0.5)
+        return None
+
+    async def _call(self, job: _Job) -> Message | None:
+        if job.kind == "send":
+            return await self.bot.send_message(job.chat_id, job.text, reply_markup=job.markup, **job.extra)
+        if job.kind == "edit":
+            assert job.message_id is not None
+            result = await self.bot.edit_message_text(
+                job.text, chat_id=job.chat_id, message_id=job.message_id, reply_markup=job.markup
+            )
+            return result if isinstance(result, Message) else None
+        if job.kind == "markup":
+            await self.bot.edit_message_reply_markup(
+                chat_id=job.chat_id, message_id=job.message_id, reply_markup=None
+            )
+            return None
+        raise ValueError(job.kind)

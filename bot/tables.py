@@ -1,0 +1,454 @@
+"""The tables: each action through one unit of work, then the computer seats and automatic passes (R4.3),
+then what every player sees. The engine decides every rule; storage keeps every move; this module only
+moves between them and the outbox.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+
+from engine import Action, Event, IllegalAction, Rules
+from engine.actions import PASS
+from engine.ai import computer_action, make_player
+from engine.cards import EMPTY, Counts
+from engine.match import P_PLAY, Match
+from storage import (
+    AlreadyProcessed,
+    NoRoundInPlay,
+    NotYourTurn,
+    TableNotFound,
+    UnitOfWorkFactory,
+    VersionConflict,
+)
+from storage import service as store
+from storage.models import utcnow
+from storage.records import GroupRecord, SeatRecord, TableRecord
+
+from . import render
+from .callbacks import LOBBY, Callback
+from .i18n import DEFAULT_LANGUAGE, normalise, t
+from .outbox import Outbox
+
+log = logging.getLogger(__name__)
+
+COMPUTER_LEVELS = {1: "baseline", 2: "heuristic"}
+DEFAULT_COMPUTER = 2
+MAX_AUTOMATIC = 2000  # a whole round of computer moves stays far below this
+REMIND_FROM_S = 600  # a reminder at half time when the turn time is this long or longer
+
+
+class NotSeated(Exception):
+    pass
+
+
+@dataclass
+class Snapshot:
+    table: TableRecord
+    group: GroupRecord | None
+    seats: list[SeatRecord]
+    state: Match | None
+    infos: dict[int, render.SeatInfo]
+    user_langs: dict[int, str]
+
+    @property
+    def lang(self) -> str:
+        return self.group.language if self.group else DEFAULT_LANGUAGE
+
+    @property
+    def title(self) -> str:
+        return (self.group.title if self.group else None) or str(self.table.group_id)
+
+    def seat_of(self, user_id: int) -> SeatRecord | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def seat(self, n: int) -> SeatRecord | None:
+        return next((s for s in self.seats if s.seat == n), None)
+
+
+@dataclass
+class _Memory:
+    """What the process remembers about a table between actions; all of it can be lost safely."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    auto_passed: set[int] = field(default_factory=set)  # shown as 要不起 until the trick ends
+    due: datetime | None = None
+
+
+class Tables:
+    def __init__(self, bot: Bot, uow: UnitOfWorkFactory, outbox: Outbox) -> None:
+        self.bot = bot
+        self.uow = uow
+        self.outbox = outbox
+        self._memory: dict[int, _Memory] = {}
+        self.on_deadline_armed: Any = None  # set by the scheduler: callable(due_at)
+
+    def memory(self, table_id: int) -> _Memory:
+        return self._memory.setdefault(table_id, _Memory())
+
+    # ------------------------------------------------------------------ reading
+
+    async def snapshot(self, table_id: int) -> Snapshot:
+        view = await store.load_table(self.uow, table_id)
+        async with self.uow() as uow:
+            group = await uow.groups.get(view.table.group_id)
+            users = {s.user_id: await uow.users.get(s.user_id) for s in view.seats if s.user_id is not None}
+        infos: dict[int, render.SeatInfo] = {}
+        langs: dict[int, str] = {}
+        lang = group.language if group else DEFAULT_LANGUAGE
+        for s in view.seats:
+            if s.user_id is not None:
+                user = users.get(s.user_id)
+                name = user.name if user else str(s.user_id)
+                langs[s.seat] = normalise(user.language if user else None)
+                infos[s.seat] = render.SeatInfo(s.seat, name, autoplay=s.autoplay, user_id=s.user_id)
+            else:
+                infos[s.seat] = render.SeatInfo(s.seat, t(lang, "Computer {n}", n=s.seat + 1), computer=True)
+        state = view.state if isinstance(view.state, Match) else None
+        return Snapshot(view.table, group, view.seats, state, infos, langs)
+
+    async def open_table_of(self, group_id: int) -> TableRecord | None:
+        async with self.uow() as uow:
+            return await uow.tables.open_in_group(group_id)
+
+    # ------------------------------------------------------------------ the lobby
+
+    async def show_lobby(self, table_id: int, *, new_message: bool = False) -> None:
+        snap = await self.snapshot(table_id)
+        rules = snap.table.rules
+        text = render.lobby_text(snap.lang, snap.infos, _rules_name(rules), _timeout(snap.group))
+        markup = render.lobby_keyboard(snap.lang, table_id, snap.table.version, snap.infos)
+        await self._show_group(snap, text, markup, new_message=new_message)
+
+    async def _show_group(
+        self, snap: Snapshot, text: str, markup: InlineKeyboardMarkup | None, *, new_message: bool = False
+    ) -> None:
+        group_id, mid = snap.table.group_id, snap.table.table_message_id
+        if mid is not None and not new_message:
+            self.outbox.edit(group_id, mid, text, markup)
+            return
+        if mid is not None:
+            self.outbox.drop_keyboard(group_id, mid)
+        sent = await self.outbox.send(group_id, text, markup)
+        if sent is not None:
+            await self._remember_table_message(snap.table.id, sent.message_id)
+
+    async def _remember_table_message(self, table_id: int, message_id: int) -> None:
+        for _ in range(5):
+            async with self.uow() as uow:
+                table = await uow.tables.get(table_id)
+                if table is None:
+                    return
+                try:
+                    await uow.tables.save(table_id, table.version, table_message_id=message_id)
+                    await uow.commit()
+                    return
+                except VersionConflict:
+                    continue
+
+    # ------------------------------------------------------------------ starting
+
+    async def begin(self, table_id: int, version: int) -> None:
+        """Fill the empty seats with computer players and deal the match's first round."""
+        snap = await self.snapshot(table_id)
+        if snap.table.version != version:
+            raise VersionConflict(table_id, version, snap.table.version)
+        taken = {s.seat for s in snap.seats}
+        for seat in range(6):
+            if seat not in taken:
+                version = await store.take_seat(
+                    self.uow, table_id, version, seat, computer_level=DEFAULT_COMPUTER
+                )
+        await store.start_round(self.uow, table_id, version)
+        await self.settle(table_id, [])
+
+    async def next_round(self, table_id: int, version: int) -> None:
+        await store.next_round(self.uow, table_id, version)
+        await self.settle(table_id, [])
+
+    # ------------------------------------------------------------------ acting
+
+    async def act(
+        self,
+        table_id: int,
+        seat: int,
+        action_text: str,
+        *,
+        version: int | None = None,
+        actor: str = "player",
+        update_id: int | None = None,
+    ) -> store.Applied:
+        """One action of a seat; then the computers and automatic passes that follow, and the views."""
+        mem = self.memory(table_id)
+        async with mem.lock:
+            if version is None:
+                snap = await self.snapshot(table_id)
+                version = snap.table.version
+            applied = await store.apply_action(
+                self.uow,
+                table_id,
+                version,
+                action_text,
+                seat=seat,
+                actor=actor,
+                update_id=update_id,  # type: ignore[arg-type]
+            )
+            self._note_passes(mem, applied.events, auto=False)
+        await self.settle(table_id, list(applied.events), acted={seat})
+        return applied
+
+    def _note_passes(self, mem: _Memory, events: Sequence[Event], *, auto: bool) -> None:
+        for e in events:
+            if e.kind == "trick_won":
+                mem.auto_passed.clear()
+            elif e.kind == "passed" and auto and e.seat is not None:
+                mem.auto_passed.add(e.seat)
+
+    async def settle(self, table_id: int, events: list[Event], *, acted: set[int] | None = None) -> None:
+        """Play the computer seats, the seats on 托管 and the automatic passes, then render and arm the timer."""
+        mem = self.memory(table_id)
+        acted = set(acted or ())
+        async with mem.lock:
+            snap = await self.snapshot(table_id)
+            for _ in range(MAX_AUTOMATIC):
+                match = snap.state
+                if match is None or snap.table.status != "playing":
+                    break
+                cur = match.current_player
+                if cur is None:
+                    break
+                seat = snap.seat(cur)
+                action, actor = self._automatic(match, seat, snap)
+                if action is None:
+                    break
+                try:
+                    applied = await store.apply_action(
+                        self.uow,
+                        table_id,
+                        snap.table.version,
+                        str(action),
+                        seat=cur,
+                        actor=actor,  # type: ignore[arg-type]
+                    )
+                except VersionConflict:
+                    snap = await self.snapshot(table_id)
+                    continue
+                human = seat is not None and seat.user_id is not None and not seat.autoplay
+                self._note_passes(mem, applied.events, auto=action.kind == PASS and human)
+                events.extend(applied.events)
+                if seat is not None and seat.user_id is not None:
+                    acted.add(cur)
+                snap = await self.snapshot(table_id)
+            await self._render(snap, events, acted)
+
+    def _automatic(self, match: Match, seat: SeatRecord | None, snap: Snapshot) -> tuple[Action | None, str]:
+        cur = match.current_player
+        assert cur is not None
+        if seat is None or seat.user_id is None or seat.autoplay:
+            level = (
+                COMPUTER_LEVELS.get(seat.computer_level or DEFAULT_COMPUTER, "heuristic")
+                if seat
+                else "heuristic"
+            )
+            rng = random.Random(snap.table.id * 1_000_003 + snap.table.version)
+            return computer_action(match, make_player(level), rng), "computer"
+        if match.phase == P_PLAY and match.round is not None and match.round.only_pass():
+            return Action(PASS), "computer"  # R4.3: 要不起
+        return None, "player"
+
+    async def timeout(self, table_id: int, version: int) -> bool:
+        """The seat to act ran out of time: the computer plays his turn (托管)."""
+        snap = await self.snapshot(table_id)
+        match = snap.state
+        if snap.table.version != version or match is None or match.current_player is None:
+            return False
+        cur = match.current_player
+        rng = random.Random(table_id * 7919 + version)
+        action = computer_action(match, make_player("heuristic"), rng)
+        try:
+            await self.act(table_id, cur, str(action), version=version, actor="timeout")
+        except (VersionConflict, NotYourTurn, NoRoundInPlay, IllegalAction):
+            return False
+        seat = snap.seat(cur)
+        if seat is not None and seat.user_id is not None:
+            lang = snap.user_langs.get(cur, DEFAULT_LANGUAGE)
+            self.outbox.send(
+                seat.user_id,
+                t(
+                    lang,
+                    "[{group}] Time is up: the computer played for you ({action}). Tap anything or send /back to play again.",
+                    group=snap.title,
+                    action=render.action_label(lang, action),
+                ),
+            )
+        return True
+
+    async def remind(self, table_id: int, version: int) -> None:
+        snap = await self.snapshot(table_id)
+        match = snap.state
+        if snap.table.version != version or match is None or match.current_player is None:
+            return
+        seat = snap.seat(match.current_player)
+        if seat is not None and seat.user_id is not None and not seat.autoplay:
+            lang = snap.user_langs.get(seat.seat, DEFAULT_LANGUAGE)
+            self.outbox.send(
+                seat.user_id,
+                t(lang, "[{group}] Reminder: it is your turn; half of your time is gone.", group=snap.title),
+            )
+
+    async def set_autoplay(self, table_id: int, seat: int, on: bool) -> None:
+        async with self.uow() as uow:
+            await uow.seats.set_autoplay(table_id, seat, on)
+            if not on:
+                await uow.seats.player_is_back(table_id, seat)
+            await uow.commit()
+
+    # ------------------------------------------------------------------ rendering
+
+    async def _render(self, snap: Snapshot, events: list[Event], acted: set[int]) -> None:
+        match = snap.state
+        if match is None:
+            return
+        mem = self.memory(snap.table.id)
+        lang = snap.lang
+        cur = match.current_player
+        due = await self._arm(snap, mem)
+        text = render.table_text(lang, match, snap.infos, auto_passed=mem.auto_passed, due=due)
+        await self._show_group(snap, text, None)
+        # The big moments of this stretch of play go out as one message: a group may get only 20 a minute.
+        news = render.announcements(lang, events, snap.infos)
+        markup = None
+        if any(e.kind == "round_over" for e in events):
+            news.append(render.summary_text(lang, match, snap.infos))
+            markup = InlineKeyboardMarkup(
+                [
+                    [
+                        InlineKeyboardButton(
+                            t(lang, "Next round"),
+                            callback_data=Callback(LOBBY, snap.table.id, snap.table.version, "next").encode(),
+                        ),
+                        InlineKeyboardButton(
+                            t(lang, "Stop"),
+                            callback_data=Callback(LOBBY, snap.table.id, snap.table.version, "stop").encode(),
+                        ),
+                    ]
+                ]
+            )
+        if news:
+            self.outbox.send(snap.table.group_id, render.join_messages(news), markup)
+        # Private views: those who acted see their new hand; the seat to act gets a new message with buttons.
+        for seat in snap.seats:
+            if seat.user_id is None:
+                continue
+            plang = snap.user_langs.get(seat.seat, DEFAULT_LANGUAGE)
+            turn = seat.seat == cur and not seat.autoplay
+            if turn:
+                await self.send_turn(snap, seat, EMPTY)
+            elif seat.seat in acted or (events and any(e.kind == "dealt" for e in events)):
+                text = render.hand_text(plang, match, seat.seat, snap.infos, group_title=snap.title)
+                if seat.hand_message_id is not None:
+                    self.outbox.edit(seat.user_id, seat.hand_message_id, text, None)
+                else:
+                    await self._new_hand_message(snap, seat, text, None)
+
+    async def send_turn(self, snap: Snapshot, seat: SeatRecord, selection: Counts) -> None:
+        match = snap.state
+        assert match is not None and seat.user_id is not None
+        plang = snap.user_langs.get(seat.seat, DEFAULT_LANGUAGE)
+        text = render.hand_text(
+            plang, match, seat.seat, snap.infos, group_title=snap.title, selection=selection, your_turn=True
+        )
+        markup = render.hand_keyboard(
+            plang, match, seat.seat, snap.table.id, snap.table.version, selection, match.legal_actions()
+        )
+        if seat.hand_message_id is not None:
+            self.outbox.edit(
+                seat.user_id,
+                seat.hand_message_id,
+                render.hand_text(plang, match, seat.seat, snap.infos, group_title=snap.title),
+                None,
+            )
+        await self._new_hand_message(snap, seat, text, markup)
+
+    async def _new_hand_message(
+        self, snap: Snapshot, seat: SeatRecord, text: str, markup: InlineKeyboardMarkup | None
+    ) -> None:
+        assert seat.user_id is not None
+        sent = await self.outbox.send(seat.user_id, text, markup)
+        if sent is not None:
+            async with self.uow() as uow:
+                await uow.seats.set_hand_message(snap.table.id, seat.seat, sent.message_id)
+                await uow.commit()
+
+    async def _arm(self, snap: Snapshot, mem: _Memory) -> datetime | None:
+        match = snap.state
+        if match is None or match.current_player is None:
+            return None
+        seat = snap.seat(match.current_player)
+        if seat is None or seat.user_id is None or seat.autoplay:
+            return None
+        timeout = _timeout(snap.group)
+        now = utcnow()
+        due = now + timedelta(seconds=timeout)
+        async with self.uow() as uow:
+            await uow.deadlines.drop_outdated(snap.table.id, snap.table.version)
+            await uow.deadlines.arm(snap.table.id, snap.table.version, "timeout", due)
+            if timeout >= REMIND_FROM_S:
+                await uow.deadlines.arm(
+                    snap.table.id, snap.table.version, "reminder", now + timedelta(seconds=timeout / 2)
+                )
+            await uow.commit()
+            armed = [
+                d for d in await uow.deadlines.of_table(snap.table.id) if d.version == snap.table.version
+            ]
+        due = next((d.due_at for d in armed if d.kind == "timeout"), due)
+        mem.due = due
+        if self.on_deadline_armed is not None:
+            for d in armed:
+                self.on_deadline_armed(d.due_at)
+        return due
+
+    async def on_blocked(self, user_id: int) -> None:
+        """A 403 from a player's private chat: his seats go on 托管 and each group is told how to fix it."""
+        async with self.uow() as uow:
+            table_ids = await uow.seats.tables_of_user(user_id)
+        for table_id in table_ids:
+            snap = await self.snapshot(table_id)
+            seat = snap.seat_of(user_id)
+            if seat is None or seat.autoplay:
+                continue
+            await self.set_autoplay(table_id, seat.seat, True)
+            name = snap.infos[seat.seat].name
+            me = await self.bot.get_me()
+            self.outbox.send(
+                snap.table.group_id,
+                t(
+                    snap.lang,
+                    "{name} cannot get private messages from me (blocked, or never started me): the seat is on 托管. {name}: open @{bot}, send /start, then /back.",
+                    name=name,
+                    bot=me.username,
+                ),
+            )
+            await self.settle(table_id, [])
+
+
+def _timeout(group: GroupRecord | None) -> int:
+    return group.turn_timeout_seconds if group else 120
+
+
+def _rules_name(rules: dict[str, Any]) -> str:
+    current = Rules.from_dict(rules)
+    for preset in ("qingdao", "classic", "zhangqiu"):
+        if Rules.preset(preset) == current:
+            return preset
+    return "custom"
+
+
+__all__ = ["Tables", "Snapshot", "NotSeated", "TableNotFound", "AlreadyProcessed"]
