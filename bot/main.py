@@ -1,4 +1,8 @@
-"""``gouji-bot``: read the settings, upgrade the database, run the bot (long polling, or webhook)."""
+"""``gouji-bot``: read the settings, upgrade the database, run the bot (long polling, or webhook).
+
+Without BOT_TOKEN, or with ``--playground``, it runs the playground instead: the same bot against an
+embedded Bot API emulator, played in a web page on 127.0.0.1.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +12,7 @@ import sys
 
 from .config import Settings
 
-NO_TOKEN = """gouji-bot needs a Telegram bot token.
-
-  1. In Telegram, talk to @BotFather: send /newbot, pick a name and a username.
+BOTFATHER_STEPS = """  1. In Telegram, talk to @BotFather: send /newbot, pick a name and a username.
   2. BotFather answers with a token like 123456:ABC-DEF...
   3. Put it in a file named .env next to where you run the bot:
          BOT_TOKEN=123456:ABC-DEF...
@@ -22,6 +24,17 @@ NO_TOKEN = """gouji-bot needs a Telegram bot token.
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="gouji-bot", description="Telegram bot for 够级")
     parser.add_argument("--env-file", default=".env")
+    parser.add_argument(
+        "--playground",
+        action="store_true",
+        help="play in a web page against a local Telegram emulator (the default when BOT_TOKEN is not set)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help="the playground's port on 127.0.0.1 (default PLAYGROUND_PORT, 8765)",
+    )
     args = parser.parse_args(argv)
     settings = Settings.from_env(args.env_file)
     logging.basicConfig(
@@ -30,9 +43,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     # Request logs would carry message texts (and so hands); keep them out.
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    if not settings.bot_token:
-        print(NO_TOKEN, file=sys.stderr)
-        return 1
+    if args.playground or not settings.bot_token:
+        from .playground import serve
+
+        port = settings.playground_port if args.port is None else args.port
+        return serve(settings, port=port, hint=None if settings.bot_token else BOTFATHER_STEPS)
     from .app import run
 
     run(settings)

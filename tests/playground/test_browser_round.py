@@ -1,0 +1,54 @@
+"""The playground in a real browser: open a table, fill it with computer players, play a whole round by
+clicking the hand keyboard, and see that the hand stays in the private pane."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playground_browser import ROUND_OVER, Browser, PageSession, PlaygroundThread, unavailable
+
+pytestmark = pytest.mark.skipif(unavailable() is not None, reason=f"no browser: {unavailable()}")
+
+
+def test_a_whole_round_by_clicking(tmp_path: Path) -> None:
+    with (
+        PlaygroundThread(database_url=f"sqlite+aiosqlite:///{tmp_path / 'pg.db'}", open_table=False) as pg,
+        Browser() as browser,
+    ):
+        you = pg.players[0]
+        page = PageSession(browser.driver)
+        page.open(pg.url)
+        assert "You — private chat" in page.pane_text(f'.pane[data-user-id="{you.id}"]')
+
+        page.type_in_group("/new")
+        page.tap_in_group(":join", "the lobby's join button")
+        page.wait(lambda: "1. You" in page.note_group(), "You seated in the lobby")
+        page.tap_in_group(":bots", "the lobby's button for computer players")
+        lobby = page.wait(
+            lambda: (text := page.note_group()).count("·") >= 6 and "（空）" not in text and text,
+            "the empty seats filled",
+        )
+        assert "1. You" in lobby
+        page.tap_in_group(":begin", "the lobby's start button")
+
+        group = page.play_round(you.id)
+
+        summary = ROUND_OVER.search(group)
+        assert summary and summary.group(0) == "第 1 局结束"  # the group speaks Chinese by default
+        assert "You" in group[summary.start() :]
+        private = page.pane_text(f'.pane[data-user-id="{you.id}"]')
+        assert "Your cards" in private  # You's language is English, the group's is not
+        assert page.turns_played >= 3 and page.composed_plays >= 1
+        hands = {hand for hand in page.seen_hands if len(hand.split()) >= 4}
+        assert hands, "the hand was shown in the private pane"
+        assert any(hand in private for hand in hands) or "Your cards (0)" in private
+        for text in page.seen_group_texts:
+            for hand in hands:
+                assert hand not in text
+        # Nor in any version of any group message the page could have drawn.
+        assert pg.group is not None
+        for message in pg.emulator.messages(pg.group):
+            for revision in message.history:
+                for hand in hands:
+                    assert hand not in (revision.text or "")
