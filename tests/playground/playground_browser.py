@@ -143,6 +143,8 @@ class PageSession:
     seen_hands: set[str] = field(default_factory=set)
     turns_played: int = 0
     composed_plays: int = 0
+    _acted: dict[str, float] = field(default_factory=dict)
+    _composed: set[str] = field(default_factory=set)
 
     def open(self, url: str) -> None:
         self.driver.get(url)
@@ -211,38 +213,48 @@ class PageSession:
         self.seen_group_texts.add(text)
         return text
 
-    def play_round(self, user_id: int, max_seconds: float = 50) -> str:
-        """Play the user's turns by clicking his hand keyboard until the group pane shows the round's end.
+    def play_round(self, user_ids: list[int], max_seconds: float = 50) -> str:
+        """Play these users' turns by clicking their hand keyboards until the group pane shows the round's end.
 
         Following a player: a one-tap ▶ play when there is one, else Pass. Leading: a rank button, then
         Play (the one-tap play if that was refused). Returns the group pane's text at the end.
         """
-        private = f'.pane[data-user-id="{user_id}"]'
-        composed: set[str] = set()
-        acted: dict[str, float] = {}
         deadline = time.monotonic() + max_seconds
         while time.monotonic() < deadline:
             group = self.note_group()
             if ROUND_OVER.search(group):
                 return group
-            turn = self.driver.execute_script(TURN_SCRIPT, private)
-            if turn is None:
+            if not any([self.step(user_id) for user_id in user_ids]):
                 time.sleep(0.05)
-                continue
-            lines = turn["text"].splitlines()
-            if len(lines) > 2:
-                self.seen_hands.add(lines[2])
-            signature = json.dumps(turn, sort_keys=True)
-            # An unchanged keyboard means the bot has not answered the last tap yet, or refused it.
-            if signature in acted and time.monotonic() - acted[signature] < 1:
-                time.sleep(0.05)
-                continue
-            acted[signature] = time.monotonic()
-            data = self._choose(turn, composed)
-            self.click(f'{private} .msg[data-message-id="{turn["id"]}"] button[data-callback="{data}"]', data)
         raise AssertionError(f"the round did not end in {max_seconds}s: {self.note_group()[-600:]!r}")
 
-    def _choose(self, turn: dict[str, Any], composed: set[str]) -> str:
+    def pending_turn(self, user_id: int) -> dict[str, Any] | None:
+        """The user's turn message as shown, when it shows something not yet acted on."""
+        turn = self.driver.execute_script(TURN_SCRIPT, f'.pane[data-user-id="{user_id}"]')
+        if turn is None:
+            return None
+        lines = turn["text"].splitlines()
+        if len(lines) > 2:
+            self.seen_hands.add(lines[2])
+        # An unchanged keyboard means the bot has not answered the last tap yet, or refused it.
+        acted = self._acted.get(json.dumps(turn, sort_keys=True))
+        if acted is not None and time.monotonic() - acted < 1:
+            return None
+        return turn
+
+    def step(self, user_id: int) -> bool:
+        """Make one tap for the user if his hand keyboard asks for one."""
+        turn = self.pending_turn(user_id)
+        if turn is None:
+            return False
+        self._acted[json.dumps(turn, sort_keys=True)] = time.monotonic()
+        data = self._choose(turn, f"{user_id}:{turn['id']}")
+        pane = f'.pane[data-user-id="{user_id}"]'
+        self.click(f'{pane} .msg[data-message-id="{turn["id"]}"] button[data-callback="{data}"]', data)
+        return True
+
+    def _choose(self, turn: dict[str, Any], key: str) -> str:
+        composed = self._composed
         buttons = turn["buttons"]
         one_tap = [b["data"] for b in buttons if b["text"].startswith("▶")]
         passes = [b["data"] for b in buttons if b["data"].endswith(":x")]
@@ -257,11 +269,11 @@ class PageSession:
         if passes:  # following: beat the top play with the smallest play, or pass
             self.turns_played += 1
             return one_tap[0] if one_tap else passes[0]
-        if ranks and turn["id"] not in composed:  # leading: compose a play of the lowest rank
-            composed.add(turn["id"])
+        if ranks and key not in composed:  # leading: compose a play of the lowest rank
+            composed.add(key)
             return ranks[0]
-        if plays and turn["id"] in composed and f"played {turn['id']}" not in composed:
-            composed.add(f"played {turn['id']}")
+        if plays and key in composed and f"played {key}" not in composed:
+            composed.add(f"played {key}")
             self.turns_played += 1
             self.composed_plays += 1
             return plays[0]

@@ -32,7 +32,7 @@ def test_a_whole_round_by_clicking(tmp_path: Path) -> None:
         assert "1. You" in lobby
         page.tap_in_group(":begin", "the lobby's start button")
 
-        group = page.play_round(you.id)
+        group = page.play_round([you.id])
 
         summary = ROUND_OVER.search(group)
         assert summary and summary.group(0) == "第 1 局结束"  # the group speaks Chinese by default
