@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playground_browser import ROUND_OVER, Browser, PageSession, PlaygroundThread, unavailable
+from playground_browser import GROUP, ROUND_OVER, Browser, PageSession, PlaygroundThread, unavailable
 
 pytestmark = pytest.mark.skipif(unavailable() is not None, reason=f"no browser: {unavailable()}")
 
@@ -52,3 +52,33 @@ def test_a_whole_round_by_clicking(tmp_path: Path) -> None:
             for revision in message.history:
                 for hand in hands:
                     assert hand not in (revision.text or "")
+
+
+def test_a_new_player_joins_through_the_deep_link(tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    with (
+        PlaygroundThread(database_url=f"sqlite+aiosqlite:///{tmp_path / 'pg.db'}") as pg,
+        Browser() as browser,
+    ):
+        page = PageSession(browser.driver)
+        page.open(pg.url)
+        page.wait(lambda: "够级牌桌" in page.note_group(), "the lobby the page opens on")
+
+        form = browser.driver.find_element(By.ID, "add-player")
+        form.find_element(By.NAME, "first_name").send_keys("Carol")
+        form.find_element(By.NAME, "started").click()  # she has never pressed Start
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        carol = page.wait(lambda: next((p for p in pg.players if p.first_name == "Carol"), None), "Carol")
+        pane = f'.pane[data-user-id="{carol.id}"]'
+        page.wait(lambda: "Carol — private chat" in page.pane_text(pane), "Carol's pane")
+
+        speaker = page.wait(lambda: browser.driver.find_element(By.CSS_SELECTOR, "select[name=speaker]"), "")
+        page.wait(lambda: "Carol" in speaker.text, "Carol among the group's speakers")
+        Select(speaker).select_by_visible_text("Carol")
+        page.tap_in_group(":join", "the lobby's join button")
+        # The bot cannot write to her first: it answers in the group with a link to its private chat.
+        page.click(f'{GROUP} button.url[data-url*="?start="]', "the deep link")
+        page.wait(lambda: "1. Carol" in page.note_group(), "Carol seated")
+        assert "Your cards will come here" in page.pane_text(pane)
