@@ -3,19 +3,20 @@ clicking the hand keyboard, and see that the hand stays in the private pane."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from playground_browser import GROUP, ROUND_OVER, Browser, PageSession, PlaygroundThread, unavailable
 
+from bot.playground import Playground
+
 pytestmark = pytest.mark.skipif(unavailable() is not None, reason=f"no browser: {unavailable()}")
 
 
 def test_a_whole_round_by_clicking(tmp_path: Path) -> None:
-    with (
-        PlaygroundThread(database_url=f"sqlite+aiosqlite:///{tmp_path / 'pg.db'}", open_table=False) as pg,
-        Browser() as browser,
-    ):
+    runner = PlaygroundThread(database_url=f"sqlite+aiosqlite:///{tmp_path / 'pg.db'}", open_table=False)
+    with runner as pg, Browser() as browser:
         you = pg.players[0]
         page = PageSession(browser.driver)
         page.open(pg.url)
@@ -30,6 +31,7 @@ def test_a_whole_round_by_clicking(tmp_path: Path) -> None:
             "the empty seats filled",
         )
         assert "1. You" in lobby
+        assert len(re.findall(r"^\d\. 电脑", lobby, re.MULTILINE)) == 5  # five computer players
         page.tap_in_group(":begin", "the lobby's start button")
 
         group = page.play_round([you.id])
@@ -47,11 +49,15 @@ def test_a_whole_round_by_clicking(tmp_path: Path) -> None:
             for hand in hands:
                 assert hand not in text
         # Nor in any version of any group message the page could have drawn.
-        assert pg.group is not None
-        for message in pg.emulator.messages(pg.group):
-            for revision in message.history:
-                for hand in hands:
-                    assert hand not in (revision.text or "")
+        for text in runner.run(group_revisions(pg)):
+            for hand in hands:
+                assert hand not in text
+
+
+async def group_revisions(pg: Playground) -> list[str]:
+    """Read in the playground's own thread, where the bot is still writing."""
+    assert pg.group is not None
+    return [rev.text or "" for message in pg.emulator.messages(pg.group) for rev in message.history]
 
 
 def test_a_new_player_joins_through_the_deep_link(tmp_path: Path) -> None:
