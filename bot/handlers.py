@@ -462,7 +462,7 @@ def settings_text(group: GroupRecord) -> str:
             t(lang, "Settings for new tables in this group:"),
             rules_text(lang, _group_rules(group)),
             t(lang, "Turn time: {time}", time=render.duration_text(lang, group.turn_timeout_seconds)),
-            t(lang, "Language: {lang}", lang=lang),
+            t(lang, "Language: {language}", language=lang),
         ]
     )
 

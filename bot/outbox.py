@@ -47,6 +47,7 @@ class Outbox:
         self._queues: dict[int, asyncio.Queue[_Job]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._edits: dict[tuple[int, int], _Job] = {}  # pending, not yet started: the latest content wins
+        self._tasks: set[asyncio.Future[None]] = set()
         self.calls = 0
 
     # ------------------------------------------------------------------ API
@@ -72,15 +73,24 @@ class Outbox:
     def drop_keyboard(self, chat_id: int, message_id: int) -> None:
         self._put(_Job("markup", chat_id, message_id))
 
-    async def flush(self) -> None:
-        """Wait until everything queued so far has been sent (tests, shutdown)."""
-        while any(not q.empty() for q in self._queues.values()) or any(
-            not w.done() for w in self._workers.values()
+    def _background(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def flush(self, timeout: float = 30.0) -> None:
+        """Wait until everything queued so far has been sent (tests, shutdown), at most ``timeout`` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline and (
+            any(not q.empty() for q in self._queues.values())
+            or any(not w.done() for w in self._workers.values())
+            or self._tasks
         ):
             await asyncio.sleep(0.005)
 
     async def close(self) -> None:
-        for w in self._workers.values():
+        for w in [*self._workers.values(), *self._tasks]:
             w.cancel()
         self._workers.clear()
 
@@ -115,11 +125,13 @@ class Outbox:
                 return None
             except ChatMigrated as e:
                 if self.on_migrated is not None:
-                    await self.on_migrated(job.chat_id, e.new_chat_id)
+                    self._background(self.on_migrated(job.chat_id, e.new_chat_id))
                 job.chat_id = e.new_chat_id
             except Forbidden:
+                # In a task of its own: the reaction (托管, a word to the group) must not wait on this worker,
+                # nor hold up whoever is waiting for this message.
                 if self.on_forbidden is not None:
-                    await self.on_forbidden(job.chat_id)
+                    self._background(self.on_forbidden(job.chat_id))
                 return None
             except TelegramError as e:
                 log.warning("Telegram error on %s in chat %s: %s", job.kind, job.chat_id, type(e).__name__)

@@ -170,8 +170,8 @@ class Tables:
         await self.settle(table_id, [])
 
     async def next_round(self, table_id: int, version: int) -> None:
-        await store.next_round(self.uow, table_id, version)
-        await self.settle(table_id, [])
+        applied = await store.next_round(self.uow, table_id, version)
+        await self.settle(table_id, list(applied.events))
 
     # ------------------------------------------------------------------ acting
 
@@ -268,6 +268,7 @@ class Tables:
         snap = await self.snapshot(table_id)
         match = snap.state
         if snap.table.version != version or match is None or match.current_player is None:
+            log.debug("time-out of table %s v%s is moot (now v%s)", table_id, version, snap.table.version)
             return False
         cur = match.current_player
         rng = random.Random(table_id * 7919 + version)

@@ -34,7 +34,7 @@ class Timers:
         if jq is None:
             return
         delay = max(0.0, (due_at - utcnow()).total_seconds()) + 0.05
-        jq.run_once(self._sweep, when=delay, name="deadline")
+        jq.run_once(self._sweep, when=delay, name="deadline", data=due_at)
 
     async def start(self) -> None:
         """Re-arm every pending deadline (after a restart) and sweep regularly for ones another process missed."""
@@ -48,12 +48,16 @@ class Timers:
             )
 
     async def _sweep(self, context: ContextTypes.DEFAULT_TYPE) -> None:
-        await self.sweep()
+        due = context.job.data if context.job is not None else None
+        await self.sweep(due if isinstance(due, datetime) else None)
 
-    async def sweep(self) -> int:
+    async def sweep(self, due: datetime | None = None) -> int:
+        # A job may fire a hair before the moment it was armed for; the deadline it was armed for counts as due.
+        now = max(utcnow(), due) if due is not None else utcnow()
         async with self.uow() as uow:
-            claimed = await uow.deadlines.claim_due(self.worker)
+            claimed = await uow.deadlines.claim_due(self.worker, now=now)
             await uow.commit()
+        log.debug("deadline sweep at %s claimed %s", now, [(d.table_id, d.version, d.kind) for d in claimed])
         for d in claimed:
             try:
                 if d.kind == "timeout":
@@ -63,6 +67,6 @@ class Timers:
             except Exception as e:  # one table's trouble must not stop the others' deadlines
                 log.error("deadline %s of table %s failed: %s", d.kind, d.table_id, type(e).__name__)
             async with self.uow() as uow:
-                await uow.deadlines.done(d.id)
+                await uow.deadlines.done(d)
                 await uow.commit()
         return len(claimed)

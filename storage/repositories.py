@@ -457,8 +457,17 @@ class DeadlineRepository(_Repository):
             delete(deadlines_t).where(deadlines_t.c.table_id == table_id, deadlines_t.c.version < version)
         )
 
-    async def done(self, deadline_id: int) -> None:
-        await self.session.execute(delete(deadlines_t).where(deadlines_t.c.id == deadline_id))
+    async def done(self, deadline: DeadlineRecord) -> None:
+        """Forget a deadline that was handled. Matched on what it was armed for, not on its id alone: SQLite
+        hands a deleted row's id to the next row, which may be the deadline armed while this one was handled."""
+        await self.session.execute(
+            delete(deadlines_t).where(
+                deadlines_t.c.id == deadline.id,
+                deadlines_t.c.table_id == deadline.table_id,
+                deadlines_t.c.version == deadline.version,
+                deadlines_t.c.kind == deadline.kind,
+            )
+        )
 
     def _claimable(self, now: datetime, lease: timedelta) -> Any:
         # A claim older than the lease belongs to a worker that died before finishing; take it over.

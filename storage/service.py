@@ -310,9 +310,9 @@ async def next_round(
         version = await uow.tables.save(
             table_id, expected_version, state=state.to_json(), last_seq=seq, round_no=round_no
         )
-        await uow.actions.append(table_id, seq, round_no, None, NEXT_ROUND)
         first = await uow.rounds.get(table_id, 1)
         await uow.rounds.add(table_id, round_no, table.kind, first.seed if first else 0, table.rules)
+        await uow.actions.append(table_id, seq, round_no, None, NEXT_ROUND)
         await _arm(uow, table_id, version, deadlines, state)
         await uow.commit()
     return Applied(

@@ -227,12 +227,23 @@ class Controls:
         button = target.button(data=data, text=text)
         if button is None or "callback_data" not in button:
             raise EmulatorError(f"message {target.message_id} shows no callback button {data or text!r}")
+        return self._push_callback(person, chat, target, button["callback_data"])
+
+    def forge_tap(self, user: UserRef, message: MessageRef, data: str) -> CallbackQuery:
+        """A modified client sends callback data that no button under the message carries (a forged or
+        replayed tap): Telegram delivers it all the same, so the bot must judge it."""
+        person, target = self._user(user), self._message(message)
+        chat = self.world.chats[target.chat_id]
+        self._check_user_can_write(person, chat)
+        return self._push_callback(person, chat, target, data)
+
+    def _push_callback(self, person: User, chat: Chat, target: StoredMessage, data: str) -> CallbackQuery:
         query = CallbackQuery(
             id=self.world.next_query_id(),
             user_id=person.id,
             chat_id=chat.id,
             message_id=target.message_id,
-            data=button["callback_data"],
+            data=data,
             date=self.world.now(),
         )
         self.world.callback_queries[query.id] = query

@@ -1,4 +1,4 @@
-"""Take docs/playground.png: a round in progress with two human players and four computers.
+"""Take bot/playground/screenshot.png: a round in progress with two human players and four computers.
 
     .venv/bin/python tests/playground/make_screenshot.py [OUT.png]
 
@@ -20,7 +20,7 @@ TURNS_BEFORE_THE_PICTURE = 6
 
 
 def main() -> None:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "docs" / "playground.png"
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "bot" / "playground" / "screenshot.png"
     reason = unavailable()
     if reason:
         sys.exit(f"cannot take the screenshot: {reason}")

@@ -113,7 +113,7 @@ async def test_a_dead_workers_claim_expires_after_the_lease(db: Database) -> Non
     (taken_over,) = await _claim_due(db, "worker-b", T0 + timedelta(minutes=10))
     assert (taken_over.id, taken_over.claimed_by) == (claimed.id, "worker-b")
     async with db.uow() as u:
-        await u.deadlines.done(taken_over.id)
+        await u.deadlines.done(taken_over)
         await u.commit()
     async with db.uow() as u:
         assert await u.deadlines.of_table(table_id) == []

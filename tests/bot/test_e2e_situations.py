@@ -1,0 +1,236 @@
+"""End to end: what goes wrong at a real table — stale buttons, time-outs and 托管, restarts, blocked bots."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from players import Table, buttons, lobby_button, round_summaries, turn_message
+from telegram.ext import Application
+
+from bot.app import stop_application
+from bot.emulator import TelegramEmulator
+from storage import service as store
+
+
+def tables_of(app: Application):  # noqa: ANN201
+    return app.bot_data["services"].tables
+
+
+async def logged_actions(app: Application, table_id: int = 1) -> list[str]:
+    uow = app.bot_data["services"].uow
+    async with uow() as u:
+        return [a.action for a in await u.actions.of_table(table_id)]
+
+
+async def test_a_button_tapped_twice_acts_once_and_the_second_tap_is_out_of_date(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    emu = emulator
+    table = await Table.seated(emu, ["Alice"])
+    await table.begin()
+    alice = table.humans[0]
+    rng = random.Random(4)
+    # Play until Alice has a turn with a one-tap play or a pass to tap.
+    await table.play_until(
+        lambda: (
+            (m := turn_message(emu, alice.id)) is not None
+            and any(
+                b["callback_data"].split(":")[3] in ("x",) or b["text"].startswith("▶") for b in buttons(m)
+            )
+        ),
+        rng,
+    )
+    msg = turn_message(emu, alice.id)
+    assert msg is not None
+    data = next(
+        b["callback_data"]
+        for b in buttons(msg)
+        if b["text"].startswith("▶") or b["callback_data"].endswith(":x")
+    )
+    before = await logged_actions(bot_app)
+    first = emu.tap(alice, msg, data)
+    second = emu.tap(alice, msg, data)  # the same button again, before the bot has answered the first
+    await emu.wait_for_answer(first)
+    await emu.wait_for_answer(second)
+    await emu.wait_for(lambda: len(emu.callback_answers) >= 2, timeout=5)
+    after = await logged_actions(bot_app)
+    mine = [a for a in after[len(before) :]]
+    answers = {q.id: q.answer_text for q in emu.callback_answers}
+    texts = [answers.get(first.id), answers.get(second.id)]
+    assert any(t and "out of date" in t for t in texts), texts
+    # The tap counted once: the first entry after it is Alice's single move.
+    assert mine, "the tap was applied"
+    assert sum(1 for t in texts if t and "out of date" in t) == 1
+
+
+async def test_a_forged_or_foreign_button_changes_nothing(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    emu = emulator
+    table = await Table.seated(emu, ["Alice"])
+    await table.begin()
+    alice = table.humans[0]
+    outsider = emu.create_user("Mallory", language_code="en")
+    emu.start_bot(outsider)
+    await emu.wait_for(
+        lambda: turn_message(emu, alice.id) is not None, timeout=10, description="Alice's turn"
+    )
+    mine = turn_message(emu, alice.id)
+    hello = emu.bot_messages(outsider.id)[-1]
+    before = await logged_actions(bot_app)
+    forged = [
+        (outsider, hello, "a:1:0:x"),  # not seated at the table
+        (alice, mine, "a:1:0:x"),  # an old version
+        (alice, mine, "a:99:1:x"),  # another table
+        (alice, mine, "zz:1:1:x"),  # not a button of ours
+        (alice, mine, "a:1:1:" + "9" * 80),  # longer than Telegram allows
+        (alice, mine, "a:1:1:pZZ"),  # cards that do not parse
+        (alice, mine, "l:1:0:begin"),  # a lobby button, from a private chat
+        (outsider, hello, "k:1:1:R9"),  # a composer of someone else's hand
+    ]
+    queries = [emu.forge_tap(user, msg, data) for user, msg, data in forged]
+    for q in queries:
+        answered = await emu.wait_for_answer(q)
+        assert answered.answer_text, f"{q.data!r} got no clear answer"
+        assert "Traceback" not in answered.answer_text
+    assert await logged_actions(bot_app) == before
+
+
+async def test_a_seat_that_times_out_goes_tuoguan_and_comes_back(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    emu = emulator
+    services = bot_app.bot_data["services"]
+    table = await Table.seated(emu, ["Alice"])
+    async with services.uow() as u:
+        await u.groups.update_settings(table.group.id, turn_timeout_seconds=1)
+        await u.commit()
+    await table.begin()
+    alice = table.humans[0]
+    # Alice does nothing: the computer plays her turns, and after two it keeps her seat on 托管.
+    timeouts = lambda: [m for m in emu.bot_messages(alice.id) if "Time is up" in (m.text or "")]  # noqa: E731
+    try:
+        await emu.wait_for(
+            lambda: len(timeouts()) >= 2 or table.round_over(), timeout=30, description="two time-outs"
+        )
+    except TimeoutError:
+        print(table.dump())
+        snap = await tables_of(bot_app).snapshot(1)
+        print(snap.seats, snap.state.phase, snap.state.current_player, snap.table.version)
+        async with bot_app.bot_data["services"].uow() as u:
+            print("DEADLINES", await u.deadlines.of_table(1))
+        raise
+    snap = await tables_of(bot_app).snapshot(1)
+    if not table.round_over():
+        assert snap.seat(0).autoplay, "two time-outs in a row put the seat on 托管"
+        assert any("托管" in (t or "") for t in [table.lobby_now().text])
+    # She sends /back and gets her seat back: her own turn message comes again.
+    said = emu.user_sends(alice, alice.id, "/back")
+    await emu.wait_for_bot_message(alice.id, after=said)
+    snap = await tables_of(bot_app).snapshot(1)
+    assert not snap.seat(0).autoplay
+
+
+async def test_a_restart_in_the_middle_of_a_round_continues_it_with_nothing_lost(
+    start_bot: Callable[..., object], emulator: TelegramEmulator
+) -> None:
+    emu = emulator
+    app: Application = await start_bot()  # type: ignore[misc]
+    table = await Table.seated(emu, ["Alice", "Bob"])
+    await table.begin()
+    rng = random.Random(5)
+    steps = 0
+
+    def some_moves() -> bool:
+        return steps >= 1 and len(emu.bot_messages(table.humans[0].id)) > 6
+
+    for _ in range(30):
+        if table.step(rng):
+            steps += 1
+        await emu.wait_for(lambda: table.has_new_turn() or table.round_over(), timeout=20)
+        if steps >= 6:
+            break
+    log_before = await logged_actions(app)
+    state_before = (await tables_of(app).snapshot(1)).state
+    await stop_application(app)
+
+    app2: Application = await start_bot()  # type: ignore[misc]
+    snap = await tables_of(app2).snapshot(1)
+    assert snap.state == state_before, "the stored state is the state before the restart"
+    assert (await logged_actions(app2))[: len(log_before)] == log_before
+    # The same round goes on to its end; the log has no gap and rebuilds the saved state.
+    await table.play_until(table.round_over, rng)
+    assert len(round_summaries(emu, table.group.id)) == 1
+    uow = app2.bot_data["services"].uow
+    async with uow() as u:
+        rebuilt = await store.rebuild_round(u, 1, 1)
+        seqs = [a.seq for a in await u.actions.of_table(1)]
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert rebuilt == (await tables_of(app2).snapshot(1)).state
+    del some_moves
+
+
+async def test_a_player_who_blocks_the_bot_goes_tuoguan_and_the_group_is_told(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    emu = emulator
+    table = await Table.seated(emu, ["Alice"])
+    alice = table.humans[0]
+    emu.block_bot(alice)
+    await table.begin()
+    await emu.wait_for(
+        lambda: any(
+            "/back" in (m.text or "") and "Alice" in (m.text or "") for m in emu.bot_messages(table.group.id)
+        ),
+        timeout=10,
+        description="the group told how to fix it",
+    )
+    snap = await tables_of(bot_app).snapshot(1)
+    assert snap.seat(0).autoplay
+    # The computer plays the seat: the round ends without Alice.
+    await emu.wait_for(table.round_over, timeout=30, description="the round to end")
+
+
+async def test_a_newcomer_joins_through_a_deep_link(bot_app: Application, emulator: TelegramEmulator) -> None:
+    emu = emulator
+    alice = emu.create_user("Alice", language_code="en")
+    bob = emu.create_user("Bob", language_code="zh-hans")  # never opened a private chat with the bot
+    group = emu.create_group("Friends", [alice, bob])
+    emu.start_bot(alice)
+    said = emu.user_sends(alice, group.id, "/new")
+    lobby = await emu.wait_for_bot_message(group.id, after=said)
+    emu.tap(bob, lobby, lobby_button(lobby, "join"))
+    prompt = await emu.wait_for_bot_message(group.id, contains="Bob")
+    url = next(b["url"] for b in buttons(prompt) if "url" in b)
+    payload = url.split("start=")[1]
+    emu.start_bot(bob, payload)
+    await emu.wait_for(
+        lambda: "Bob" in (emu.world.chat(group.id).messages[lobby.message_id].text or ""), timeout=10
+    )
+    welcome = emu.bot_messages(bob.id)
+    assert any("你已坐在" in (m.text or "") for m in welcome), "Bob is told in Chinese, his Telegram language"
+
+
+async def test_settings_change_the_group_language(bot_app: Application, emulator: TelegramEmulator) -> None:
+    emu = emulator
+    alice = emu.create_user("Alice", language_code="en")
+    group = emu.create_group("Friends", [alice], admins=[alice])
+    emu.start_bot(alice)
+    said = emu.user_sends(alice, group.id, "/settings")
+    settings = await emu.wait_for_bot_message(group.id, after=said)
+    english = next(b["callback_data"] for b in buttons(settings) if b["callback_data"].endswith(":l:en"))
+    emu.tap(alice, settings, english)
+    await emu.wait_for(
+        lambda: "Language: en" in (emu.world.chat(group.id).messages[settings.message_id].text or ""),
+        timeout=10,
+    )
+    said = emu.user_sends(alice, group.id, "/new")
+    lobby = await emu.wait_for_bot_message(group.id, after=said)
+    assert "waiting for players" in (lobby.text or "")
+    # Someone who is not an admin cannot change anything.
+    carol = emu.create_user("Carol", language_code="en")
+    emu.add_member(group, carol)
+    query = emu.tap(carol, settings, english)
+    answered = await emu.wait_for_answer(query)
+    assert "admin" in (answered.answer_text or "")
