@@ -195,9 +195,11 @@ class Round:
         return not self.has_head(x) or not self.has_head(s) or self.may_burn(s)
 
     def free_due(self) -> bool:
-        """R7.2 (and R1.5 五户乱缠): enough players have left; a revolutionary counts as one (R9.3)."""
-        gone = len(self.out) + (self.revolted is not None)
-        return gone >= (1 if self.rules.zhangqiu else 2)
+        """R7.2: 头科 and 二科 are out, a revolutionary counting as one of them (R9.3, S0 §14); with R1.5 五户乱缠
+        as soon as 头科 is out, and a revolutionary is no 头科."""
+        if self.rules.zhangqiu:
+            return len(self.out) >= 1
+        return len(self.out) + (self.revolted is not None) >= 2
 
     # ----------------------------------------------------------------- queries
 
