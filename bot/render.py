@@ -67,6 +67,11 @@ def cards_text(cards: Counts | Sequence[int]) -> str:
     return " ".join(groups) if groups else "—"
 
 
+def top_line(lang: str, owner: int, cards: Counts, seats: dict[int, SeatInfo]) -> str:
+    info = seats.get(owner)
+    return t(lang, "On the table: {cards} by {name}", cards=format_cards(cards), name=info.name if info else "?")
+
+
 def _when(due: datetime | None) -> str:
     return "" if due is None else due.astimezone(SHANDONG).strftime("%H:%M")
 
@@ -160,15 +165,7 @@ def table_text(
         lines.append(f"{pointer}{s + 1}. {name} ({team_name(lang, s)}) {' · '.join(marks)}".rstrip())
     lines.append("")
     if rnd is not None and rnd.top is not None:
-        owner = seats.get(rnd.top.owner)
-        lines.append(
-            t(
-                lang,
-                "On the table: {cards} by {name}",
-                cards=format_cards(rnd.top.cards),
-                name=owner.name if owner else "?",
-            )
-        )
+        lines.append(top_line(lang, rnd.top.owner, rnd.top.cards, seats))
     if current is not None:
         who = seats.get(current)
         phase = _phase_text(lang, match)
@@ -354,15 +351,7 @@ def hand_text(
     lines.append(t(lang, "Your cards ({n}):", n=sum(hand)))
     lines.append(cards_text(hand))
     if rnd is not None and rnd.top is not None:
-        owner = seats.get(rnd.top.owner)
-        lines.append(
-            t(
-                lang,
-                "On the table: {cards} by {name}",
-                cards=format_cards(rnd.top.cards),
-                name=owner.name if owner else "?",
-            )
-        )
+        lines.append(top_line(lang, rnd.top.owner, rnd.top.cards, seats))
     if your_turn:
         lines.append("")
         lines.append(_prompt(lang, match, seat, seats))
