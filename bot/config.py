@@ -42,6 +42,9 @@ class Settings:
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
             language=env.get("DEFAULT_LANGUAGE", "zh"),
             playground_port=int(env.get("PLAYGROUND_PORT", "8765")),
+            # Only for a local Bot API server or emulator without Telegram's limits (tests).
+            group_messages_per_minute=int(env.get("GROUP_MESSAGES_PER_MINUTE", "20")),
+            messages_per_second=int(env.get("MESSAGES_PER_SECOND", "30")),
         )
 
     def api_urls(self) -> tuple[str, str] | None:
