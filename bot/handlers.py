@@ -778,7 +778,9 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     refused = await _act(svc, update, snap, seat.seat, action, cb.version, lang)
     if refused is None:
-        await query.answer()
+        # A redelivered update may have been answered already by the delivery that applied it.
+        with contextlib.suppress(TelegramError):
+            await query.answer()
 
 
 def _button_action(arg: str) -> str | None:

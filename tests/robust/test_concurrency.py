@@ -1,0 +1,109 @@
+"""Taps that arrive together: two players at once, one button twice, one update delivered twice. Each action
+applies at most once, in order, and the log stays continuous."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from players import Table, buttons, turn_message
+from telegram import Update
+from telegram.ext import Application
+
+from bot.emulator import TelegramEmulator
+
+
+async def logged(app: Application) -> list[tuple[int, int | None, str]]:
+    async with app.bot_data["services"].uow() as u:
+        return [(a.seq, a.seat, a.action) for a in await u.actions.of_table(1)]
+
+
+async def taps_applied(app: Application) -> int:
+    """Player actions applied from an update: each records its update id with the action."""
+    async with app.bot_data["services"].uow() as u:
+        return await u.updates.count()
+
+
+def a_tap(msg) -> str:  # noqa: ANN001
+    """A button that acts at once: a one-tap play, or pass."""
+    return next(
+        b["callback_data"]
+        for b in buttons(msg)
+        if b["text"].startswith("▶ ") or b["callback_data"].endswith(":x")
+    )
+
+
+async def turn_with_a_tap(table: Table, user_id: int, rng: random.Random) -> None:
+    emu = table.emu
+
+    def ready() -> bool:
+        msg = turn_message(emu, user_id)
+        return msg is not None and any(
+            b["text"].startswith("▶ ") or b["callback_data"].endswith(":x") for b in buttons(msg)
+        )
+
+    await table.play_until(lambda: ready() or table.round_over(), rng, type_some=False)
+    assert not table.round_over()
+
+
+async def test_two_players_a_double_tap_and_a_redelivered_update_each_act_at_most_once(
+    bot_app: Application, emulator: TelegramEmulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    emu = emulator
+    table = await Table.seated(emu, ["Ann", "Ben"])
+    await table.begin()
+    ann, ben = table.humans
+    rng = random.Random(8)
+
+    # Ann's turn: Ann and Ben tap at the same moment; Ben's button is an old one.
+    await turn_with_a_tap(table, ann.id, rng)
+    before = await logged(bot_app)
+    ann_msg = turn_message(emu, ann.id)
+    ben_old = turn_message(emu, ben.id)
+    taps = [emu.tap(ann, ann_msg, a_tap(ann_msg))]
+    if ben_old is not None:
+        old = [b["callback_data"] for b in buttons(ben_old) if b["callback_data"].startswith("a:")]
+        taps.append(emu.forge_tap(ben, ben_old, old[0] if old else "a:1:1:x"))
+    for q in taps:
+        await emu.wait_for_answer(q)
+    after = await logged(bot_app)
+    new = after[len(before) :]
+    assert new and new[0][1] == 0, "Ann's play is the next entry of the log"
+    assert all(seat != 1 or i > 0 for i, (_, seat, _) in enumerate(new)), "Ben's old button did not act"
+    if len(taps) > 1:
+        assert "out of date" in (taps[1].answer_text or "") or "not your turn" in (taps[1].answer_text or "")
+
+    # One button tapped twice before the bot answers either: one action, one 'out of date'.
+    await turn_with_a_tap(table, ann.id, rng)
+    before, applied = await logged(bot_app), await taps_applied(bot_app)
+    msg = turn_message(emu, ann.id)
+    data = a_tap(msg)
+    first, second = emu.tap(ann, msg, data), emu.tap(ann, msg, data)
+    await emu.wait_for_answer(first)
+    await emu.wait_for_answer(second)
+    after = await logged(bot_app)
+    assert after[len(before)][1] == 0 and await taps_applied(bot_app) == applied + 1
+    texts = [first.answer_text or "", second.answer_text or ""]
+    assert sum("out of date" in t for t in texts) == 1, texts
+
+    # The same update delivered twice (a webhook retry, or a second instance): it acts once.
+    await turn_with_a_tap(table, ann.id, rng)
+    before, applied = await logged(bot_app), await taps_applied(bot_app)
+    msg = turn_message(emu, ann.id)
+    query = emu.tap(ann, msg, a_tap(msg))
+    update = next(u for u in emu.updates.history if u.get("callback_query", {}).get("id") == query.id)
+    await bot_app.update_queue.put(Update.de_json(update, bot_app.bot))
+    await emu.wait_for_answer(query)
+    answers = lambda: [  # noqa: E731
+        c
+        for c in emu.api_log
+        if c["method"] == "answerCallbackQuery" and c["params"].get("callback_query_id") == query.id
+    ]
+    await emu.wait_for(lambda: len(answers()) >= 2, timeout=5, description="both deliveries handled")
+    await bot_app.bot_data["outbox"].flush()
+    after = await logged(bot_app)
+    assert after[len(before)][1] == 0
+    assert await taps_applied(bot_app) == applied + 1, "the redelivered update acted again"
+    assert [s for s, _, _ in after] == list(range(1, len(after) + 1))
+    assert not query.answer_text or "wrong" not in query.answer_text
+    assert "error handling an update" not in caplog.text
