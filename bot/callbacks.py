@@ -49,7 +49,7 @@ class Callback:
             table_id, version = int(parts[1]), int(parts[2])
         except ValueError:
             raise BadCallback("bad numbers") from None
-        if table_id < 0 or version < 0:
+        if not (0 <= table_id < 2**63 and 0 <= version < 2**63):  # the database's BIGINT
             raise BadCallback("bad numbers")
         return cls(parts[0], table_id, version, parts[3])
 

@@ -21,6 +21,14 @@ BOTFATHER_STEPS = """  1. In Telegram, talk to @BotFather: send /newbot, pick a 
 """
 
 
+def quiet_request_logs() -> None:
+    """Keep message texts (and so hands) out of the logs, even at DEBUG: PTB logs every Bot API call with
+    its parameters and every update it processes, httpx and httpcore log requests."""
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    for name in ("telegram", "httpcore"):
+        logging.getLogger(name).setLevel(logging.INFO)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="gouji-bot", description="Telegram bot for 够级")
     parser.add_argument("--env-file", default=".env")
@@ -41,8 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         level=getattr(logging, settings.log_level, logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    # Request logs would carry message texts (and so hands); keep them out.
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    quiet_request_logs()
     if args.playground or not settings.bot_token:
         from .playground import serve
 
