@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+# This file sits below tests/engine/ rather than tests/ itself: pytest puts the first folder without an
+# __init__.py on sys.path, and tests/ would make tests/storage, tests/bot… shadow the real packages in every
+# subprocess that inherits that path.
+ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "conformance"
-OWN = Path(__file__).resolve().parent / "transcripts"
+OWN = ROOT / "tests" / "transcripts"
 
 
 def _cases() -> list[Path]:
