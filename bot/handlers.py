@@ -333,13 +333,18 @@ async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if table_id is None:
         await _reply(update, t(group.language, "No table is open: /new opens one."))
         return
+    await repost_table(svc, table_id)
+
+
+async def repost_table(svc: Services, table_id: int, *, old_message_gone: bool = False) -> None:
+    """The table (or its lobby) as a new message at the bottom of the group; it is edited from then on."""
     snap = await svc.tables.snapshot(table_id)
     if snap.state is None:
-        await svc.tables.show_lobby(table_id, new_message=True)
+        await svc.tables.show_lobby(table_id, new_message=True, old_message_gone=old_message_gone)
         return
     mem = svc.tables.memory(table_id)
     text = render.table_text(snap.lang, snap.state, snap.infos, auto_passed=mem.auto_passed, due=mem.due)
-    await svc.tables._show_group(snap, text, None, new_message=True)
+    await svc.tables.show_group(snap, text, None, new_message=True, old_message_gone=old_message_gone)
 
 
 async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -853,7 +858,12 @@ async def on_migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 
 async def migrate_group(svc: Services, old_id: int, new_id: int) -> None:
     """A group that became a supergroup keeps its settings and table under its new id."""
-    await store.move_group(svc.uow, old_id, new_id)
+    if not await store.move_group(svc.uow, old_id, new_id):
+        return  # moved already (Telegram tells twice: the service message, and a ChatMigrated reply)
+    table = await svc.tables.open_table_of(new_id)
+    if table is not None:
+        # The table message stayed behind in the old chat: post it again in the supergroup.
+        await repost_table(svc, table.id, old_message_gone=True)
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -69,7 +69,9 @@ def cards_text(cards: Counts | Sequence[int]) -> str:
 
 def top_line(lang: str, owner: int, cards: Counts, seats: dict[int, SeatInfo]) -> str:
     info = seats.get(owner)
-    return t(lang, "On the table: {cards} by {name}", cards=format_cards(cards), name=info.name if info else "?")
+    return t(
+        lang, "On the table: {cards} by {name}", cards=format_cards(cards), name=info.name if info else "?"
+    )
 
 
 def _when(due: datetime | None) -> str:

@@ -120,38 +120,38 @@ class Tables:
 
     # ------------------------------------------------------------------ the lobby
 
-    async def show_lobby(self, table_id: int, *, new_message: bool = False) -> None:
+    async def show_lobby(
+        self, table_id: int, *, new_message: bool = False, old_message_gone: bool = False
+    ) -> None:
         snap = await self.snapshot(table_id)
         rules = snap.table.rules
         text = render.lobby_text(snap.lang, snap.infos, _rules_name(rules), _timeout(snap.group))
         markup = render.lobby_keyboard(snap.lang, table_id, snap.table.version, snap.infos)
-        await self._show_group(snap, text, markup, new_message=new_message)
+        await self.show_group(snap, text, markup, new_message=new_message, old_message_gone=old_message_gone)
 
-    async def _show_group(
-        self, snap: Snapshot, text: str, markup: InlineKeyboardMarkup | None, *, new_message: bool = False
+    async def show_group(
+        self,
+        snap: Snapshot,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        *,
+        new_message: bool = False,
+        old_message_gone: bool = False,
     ) -> None:
         group_id, mid = snap.table.group_id, snap.table.table_message_id
         if mid is not None and not new_message:
             self.outbox.edit(group_id, mid, text, markup)
             return
-        if mid is not None:
+        if mid is not None and not old_message_gone:
             self.outbox.drop_keyboard(group_id, mid)
         sent = await self.outbox.send(group_id, text, markup)
         if sent is not None:
             await self._remember_table_message(snap.table.id, sent.message_id)
 
     async def _remember_table_message(self, table_id: int, message_id: int) -> None:
-        for _ in range(5):
-            async with self.uow() as uow:
-                table = await uow.tables.get(table_id)
-                if table is None:
-                    return
-                try:
-                    await uow.tables.save(table_id, table.version, table_message_id=message_id)
-                    await uow.commit()
-                    return
-                except VersionConflict:
-                    continue
+        async with self.uow() as uow:
+            await uow.tables.set_table_message(table_id, message_id)
+            await uow.commit()
 
     # ------------------------------------------------------------------ starting
 
@@ -322,7 +322,7 @@ class Tables:
         cur = match.current_player
         due = await self._arm(snap, mem)
         text = render.table_text(lang, match, snap.infos, auto_passed=mem.auto_passed, due=due)
-        await self._show_group(snap, text, None)
+        await self.show_group(snap, text, None)
         # The big moments of this stretch of play go out as one message: a group may get only 20 a minute.
         news = render.announcements(lang, events, snap.infos)
         markup = None

@@ -117,11 +117,11 @@ class GroupRepository(_Repository):
         if values:
             await self.session.execute(update(groups_t).where(groups_t.c.id == group_id).values(**values))
 
-    async def move(self, old_id: int, new_id: int) -> None:
-        """Carry a group over to its new chat id (a group that became a supergroup)."""
+    async def move(self, old_id: int, new_id: int) -> bool:
+        """Carry a group over to its new chat id (a group that became a supergroup); False if it was moved."""
         old = (await self.session.execute(select(groups_t).where(groups_t.c.id == old_id))).first()
         if old is None:
-            return
+            return False
         values = {c.name: getattr(old, c.name) for c in groups_t.c if c.name != "id"}
         await self.session.execute(
             self._insert(groups_t)
@@ -135,6 +135,7 @@ class GroupRepository(_Repository):
             update(members_t).where(members_t.c.group_id == old_id).values(group_id=new_id)
         )
         await self.session.execute(delete(groups_t).where(groups_t.c.id == old_id))
+        return True
 
     async def count_finished_round(self, group_id: int) -> None:
         await self.session.execute(
@@ -247,6 +248,13 @@ class TableRepository(_Repository):
     async def all(self) -> list[TableRecord]:
         rows = await self.session.execute(select(tables_t).order_by(tables_t.c.id))
         return [_table(row) for row in rows]
+
+    async def set_table_message(self, table_id: int, message_id: int | None) -> None:
+        """Which group message shows the table. Not a change of the game: the version (and so every button
+        drawn for it) stays valid."""
+        await self.session.execute(
+            update(tables_t).where(tables_t.c.id == table_id).values(table_message_id=message_id)
+        )
 
     async def save(self, table_id: int, expected_version: int, **changes: Any) -> int:
         """Write `changes` and bump the version, only if nobody else did since `expected_version` was read.

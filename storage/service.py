@@ -330,11 +330,13 @@ async def next_round(
     )
 
 
-async def move_group(uow_factory: UnitOfWorkFactory, old_id: int, new_id: int) -> None:
-    """A group became a supergroup (Telegram's ChatMigrated): its settings, tables and statistics follow."""
+async def move_group(uow_factory: UnitOfWorkFactory, old_id: int, new_id: int) -> bool:
+    """A group became a supergroup (Telegram's ChatMigrated): its settings, tables and statistics follow.
+    False when there was nothing (left) to move."""
     async with uow_factory() as uow:
-        await uow.groups.move(old_id, new_id)
+        moved = await uow.groups.move(old_id, new_id)
         await uow.commit()
+    return moved
 
 
 async def rebuild_round(uow: UnitOfWork, table_id: int, round_no: int) -> Aggregate:

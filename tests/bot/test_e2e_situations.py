@@ -234,3 +234,27 @@ async def test_settings_change_the_group_language(bot_app: Application, emulator
     query = emu.tap(carol, settings, english)
     answered = await emu.wait_for_answer(query)
     assert "admin" in (answered.answer_text or "")
+
+
+async def test_a_group_that_becomes_a_supergroup_keeps_its_table(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    emu = emulator
+    table = await Table.seated(emu, ["Alice"])
+    await table.begin()
+    alice = table.humans[0]
+    await emu.wait_for(lambda: turn_message(emu, alice.id) is not None or table.round_over(), timeout=10)
+    new = emu.migrate_to_supergroup(table.group)
+    # The table follows the group to its new id and is posted there again; play goes on in the supergroup.
+    await emu.wait_for(
+        lambda: any("第 1 局" in (m.text or "") for m in emu.bot_messages(new.id)),
+        timeout=10,
+        description="the table in the supergroup",
+    )
+    snap = await tables_of(bot_app).snapshot(1)
+    assert snap.table.group_id == new.id
+    table.group = new
+    table.lobby = next(m for m in emu.bot_messages(new.id) if "第 1 局" in (m.text or ""))
+    await table.play_until(table.round_over, random.Random(6))
+    assert round_summaries(emu, new.id)
+    table.assert_no_hand_in_group()
