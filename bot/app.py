@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from typing import Any
 
 from telegram import Update
@@ -21,6 +22,8 @@ log = logging.getLogger(__name__)
 
 def build_application(settings: Settings, *, rate_limiter: bool = True) -> Application:
     """The bot's Application. Storage and the outbox are set up in post_init, inside the event loop."""
+    # PTB 22 moves time periods (retry_after…) to timedelta; opt in rather than read deprecated ints.
+    os.environ.setdefault("PTB_TIMEDELTA", "true")
     if not settings.bot_token:
         raise ValueError("BOT_TOKEN is not set")
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = Application.builder().token(

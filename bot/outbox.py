@@ -13,6 +13,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from telegram import Bot, InlineKeyboardMarkup, Message
@@ -118,7 +119,8 @@ class Outbox:
                 self.calls += 1
                 return await self._call(job)
             except RetryAfter as e:  # the rate limiter already retried; wait once more
-                await asyncio.sleep(float(e.retry_after if isinstance(e.retry_after, int | float) else 1))
+                wait = e.retry_after
+                await asyncio.sleep(wait.total_seconds() if isinstance(wait, timedelta) else float(wait))
             except BadRequest as e:
                 if "not modified" not in str(e).lower():
                     log.warning("Telegram refused %s in chat %s: %s", job.kind, job.chat_id, e.message)

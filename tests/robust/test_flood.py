@@ -13,7 +13,6 @@ import asyncio
 import random
 from pathlib import Path
 
-import pytest
 from dilated import DilatedLoop
 from players import Table, round_summaries
 
@@ -23,7 +22,6 @@ from bot.config import Settings
 from bot.emulator import FloodLimits, TelegramEmulator
 
 SPEED = 10.0  # emulated seconds per real second
-pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
 PATIENCE = 300.0  # emulated seconds a player waits for the bot (a 429 may pause it a minute)
 
