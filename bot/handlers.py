@@ -4,8 +4,10 @@ rule to the engine; what goes wrong gets a short answer and changes nothing."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from telegram import (
@@ -184,12 +186,26 @@ async def _open_table(svc: Services, update: Update) -> tuple[GroupRecord, int |
     return group, None if table is None else table.id
 
 
-async def cmd_join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    svc = services(context)
-    group, table_id = await _open_table(svc, update)
-    if table_id is None:
-        await _reply(update, t(group.language, "No table is open: /new opens one."))
-        return
+TableCommand = Callable[[Update, ContextTypes.DEFAULT_TYPE, Services, int], Awaitable[None]]
+
+
+def with_open_table(command: TableCommand) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]:
+    """A group command about the group's open table; without one the group is told how to open it."""
+
+    @functools.wraps(command)
+    async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        svc = services(context)
+        group, table_id = await _open_table(svc, update)
+        if table_id is None:
+            await _reply(update, t(group.language, "No table is open: /new opens one."))
+            return
+        await command(update, context, svc, table_id)
+
+    return handler
+
+
+@with_open_table
+async def cmd_join(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services, table_id: int) -> None:
     text = await _seat_user(context, svc, update, table_id, None)
     if text:
         await _reply(update, text[0], text[1])
@@ -241,14 +257,10 @@ async def _seat_user(
     return None
 
 
-async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    svc = services(context)
-    group, table_id = await _open_table(svc, update)
-    user = update.effective_user
-    if table_id is None or user is None:
-        await _reply(update, t(group.language, "No table is open: /new opens one."))
-        return
-    await _leave(svc, table_id, user.id, update)
+@with_open_table
+async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services, table_id: int) -> None:
+    assert update.effective_user is not None
+    await _leave(svc, table_id, update.effective_user.id, update)
 
 
 async def _leave(svc: Services, table_id: int, user_id: int, update: Update) -> None:
@@ -277,12 +289,10 @@ async def _leave(svc: Services, table_id: int, user_id: int, update: Update) -> 
         await svc.tables.settle(table_id, [])
 
 
-async def cmd_addbot(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    svc = services(context)
-    group, table_id = await _open_table(svc, update)
-    if table_id is None:
-        await _reply(update, t(group.language, "No table is open: /new opens one."))
-        return
+@with_open_table
+async def cmd_addbot(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services, table_id: int
+) -> None:
     await _add_bots(svc, table_id, update)
 
 
@@ -303,12 +313,8 @@ async def _add_bots(svc: Services, table_id: int, update: Update) -> None:
     await svc.tables.show_lobby(table_id)
 
 
-async def cmd_begin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    svc = services(context)
-    group, table_id = await _open_table(svc, update)
-    if table_id is None:
-        await _reply(update, t(group.language, "No table is open: /new opens one."))
-        return
+@with_open_table
+async def cmd_begin(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services, table_id: int) -> None:
     await _begin(svc, table_id, update)
 
 
@@ -327,12 +333,8 @@ async def _begin(svc: Services, table_id: int, update: Update, version: int | No
         await _reply(update, t(snap.lang, "The table changed; try again."))
 
 
-async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    svc = services(context)
-    group, table_id = await _open_table(svc, update)
-    if table_id is None:
-        await _reply(update, t(group.language, "No table is open: /new opens one."))
-        return
+@with_open_table
+async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services, table_id: int) -> None:
     await repost_table(svc, table_id)
 
 
@@ -413,12 +415,8 @@ async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     )
 
 
-async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    svc = services(context)
-    group, table_id = await _open_table(svc, update)
-    if table_id is None:
-        await _reply(update, t(group.language, "No table is open: /new opens one."))
-        return
+@with_open_table
+async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services, table_id: int) -> None:
     await _stop(context, svc, table_id, update)
 
 
