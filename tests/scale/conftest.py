@@ -1,0 +1,12 @@
+"""The scale tests drive tables with the scripted players of the end-to-end tests."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "bot"))
+
+from bot.emulator.pytest_fixtures import emulator  # noqa: E402
+
+__all__ = ["emulator"]

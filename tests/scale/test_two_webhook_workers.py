@@ -1,0 +1,216 @@
+"""Two bot processes in webhook mode on one PostgreSQL database, one table's updates spread over both.
+
+A round-robin proxy stands where Telegram's webhook URL points; every third play is also delivered to
+the other worker at the same time (as Telegram redelivers an update it thinks was lost). Whatever
+process handles an update, every action must apply exactly once and in order, and each turn deadline
+must fire once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import asyncpg
+import pytest
+from aiohttp import web
+from players import Table
+
+from bot.emulator import TelegramEmulator
+from storage import make_engine, uow_factory
+from storage.service import rebuild_round
+
+PG_DSN = os.environ.get("GOUJI_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+SECRET = "scale-test-secret"
+TIMEOUT_S = 2
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+async def pg_database() -> AsyncIterator[str]:
+    name = f"gouji_scale_{uuid.uuid4().hex[:10]}"
+    try:
+        conn = await asyncpg.connect(PG_DSN, timeout=3)
+    except Exception as exc:  # any failure means there is no PostgreSQL to run against here
+        pytest.skip(f"PostgreSQL not reachable at {PG_DSN}: {type(exc).__name__}: {exc}")
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    base = PG_DSN.rpartition("/")[0]
+    yield f"{base}/{name}"
+    conn = await asyncpg.connect(PG_DSN)
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+
+class RoundRobin:
+    """Telegram's side of the webhook: each update to the next worker; some plays to both at once."""
+
+    def __init__(self, ports: list[int]) -> None:
+        self.ports = ports
+        self.turn = itertools.cycle(range(len(ports)))
+        self.delivered = [0] * len(ports)
+        self.duplicated = 0
+        self.plays = 0
+        self.session: aiohttp.ClientSession | None = None
+
+    async def _post(self, i: int, body: bytes, headers: dict[str, str]) -> tuple[int, bytes] | None:
+        assert self.session is not None
+        try:
+            async with self.session.post(
+                f"http://127.0.0.1:{self.ports[i]}/telegram", data=body, headers=headers
+            ) as r:
+                self.delivered[i] += 1
+                return r.status, await r.read()
+        except aiohttp.ClientConnectionError:
+            return None
+
+    async def handle(self, request: web.Request) -> web.Response:
+        body = await request.read()
+        headers = {
+            "Content-Type": "application/json",
+            "X-Telegram-Bot-Api-Secret-Token": request.headers.get("X-Telegram-Bot-Api-Secret-Token", ""),
+        }
+        first = next(self.turn)
+        data = (json.loads(body).get("callback_query") or {}).get("data", "")
+        if data.startswith("a:"):
+            self.plays += 1
+            if self.plays % 3 == 0:
+                self.duplicated += 1
+                other = (first + 1) % len(self.ports)
+                results = await asyncio.gather(
+                    self._post(first, body, headers), self._post(other, body, headers)
+                )
+                answered = next((r for r in results if r is not None), None)
+                return web.Response(status=502) if answered is None else web.Response(status=answered[0])
+        for i in (first, *(j for j in range(len(self.ports)) if j != first)):
+            result = await self._post(i, body, headers)
+            if result is not None:
+                return web.Response(status=result[0], body=result[1])
+        return web.Response(status=502)
+
+
+def _worker(
+    emu: TelegramEmulator, url: str, port: int, proxy_port: int, cwd: Path
+) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "BOT_TOKEN": emu.token,
+        "DATABASE_URL": url,
+        "TELEGRAM_API_BASE_URL": emu.base_url,
+        "WEBHOOK_URL": f"http://127.0.0.1:{proxy_port}",
+        "WEBHOOK_LISTEN": "127.0.0.1",
+        "WEBHOOK_PORT": str(port),
+        "WEBHOOK_SECRET": SECRET,
+        "PYTHONPATH": str(REPO),
+    }
+    return subprocess.Popen(
+        [sys.executable, str(Path(__file__).parent / "webhook_worker.py")], env=env, cwd=cwd
+    )
+
+
+async def _listening(port: int, proc: subprocess.Popen[bytes]) -> None:
+    for _ in range(300):
+        assert proc.poll() is None, "a bot worker exited while starting"
+        try:
+            _r, w = await asyncio.open_connection("127.0.0.1", port)
+            w.close()
+            return
+        except OSError:
+            await asyncio.sleep(0.1)
+    raise AssertionError(f"no worker listening on {port}")
+
+
+async def test_one_table_over_two_webhook_workers(
+    emulator: TelegramEmulator, pg_database: str, tmp_path: Path
+) -> None:
+    emu = emulator
+    ports = [_free_port(), _free_port()]
+    proxy = RoundRobin(ports)
+    proxy.session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=20))
+    app = web.Application()
+    app.router.add_post("/telegram", proxy.handle)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    proxy_port = _free_port()
+    await web.TCPSite(runner, "127.0.0.1", proxy_port).start()
+    url = pg_database.replace("postgresql://", "postgresql+asyncpg://", 1)
+    workers: list[subprocess.Popen[bytes]] = []
+    try:
+        # One after the other: both would otherwise migrate the fresh database at the same time.
+        for port in ports:
+            workers.append(_worker(emu, url, port, proxy_port, tmp_path))
+            await _listening(port, workers[-1])
+        await emu.wait_for(lambda: emu.updates.webhook is not None, timeout=20, description="the webhook")
+
+        table = await Table.seated(emu, ["Ann", "Bob"])
+        ann, bob = table.humans
+        conn = await asyncpg.connect(pg_database)
+        try:
+            await conn.execute(
+                "UPDATE groups SET turn_timeout_seconds = $1 WHERE id = $2", TIMEOUT_S, table.group.id
+            )
+        finally:
+            await conn.close()
+        await table.begin()
+        # Ann plays; Bob never does: his turns time out until he is on 托管 (two in a row, DESIGN.md).
+        table.humans = [ann]
+
+        def times_up() -> list[str]:
+            return [m.text or "" for m in emu.bot_messages(bob.id) if "Time is up" in (m.text or "")]
+
+        await table.play_until(
+            lambda: len(times_up()) >= 2 and proxy.duplicated >= 3, random.Random(5), type_some=False
+        )
+        await asyncio.sleep(TIMEOUT_S * 2)  # a deadline fired twice would show by now
+        await emu.wait_for(lambda: not table.has_new_turn(), timeout=10, description="quiet")
+    finally:
+        for proc in workers:
+            proc.terminate()
+        for proc in workers:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        await proxy.session.close()
+        await runner.cleanup()
+
+    assert all(n > 0 for n in proxy.delivered), f"both workers must have had updates: {proxy.delivered}"
+    assert len(times_up()) == 2, times_up()
+
+    engine = make_engine(url)
+    try:
+        async with uow_factory(engine)() as uow:
+            stored = await uow.tables.open_in_group(table.group.id)
+            assert stored is not None and stored.state is not None
+            log = await uow.actions.of_table(stored.id)
+            # Every accepted action once, in order: the log is numbered without gap or repeat ...
+            assert [e.seq for e in log] == list(range(1, len(log) + 1))
+            assert stored.last_seq == len(log)
+            # ... and replaying it from the seed gives exactly the state the workers saved.
+            rebuilt = await rebuild_round(uow, stored.id, stored.round_no)
+            assert rebuilt.to_json() == stored.state
+    finally:
+        await engine.dispose()
+    # No tap of Ann's went unanswered or was answered as a failure.
+    answers = [q for q in emu.world.callback_queries.values() if q.user_id == ann.id]
+    assert answers and all(q.answered for q in answers)
