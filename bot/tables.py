@@ -9,7 +9,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -217,6 +217,7 @@ class Tables:
         acted = set(acted or ())
         async with mem.lock:
             snap = await self.snapshot(table_id)
+            moved = False
             for _ in range(MAX_AUTOMATIC):
                 match = snap.state
                 if match is None or snap.table.status != "playing":
@@ -245,7 +246,16 @@ class Tables:
                 events.extend(applied.events)
                 if seat is not None and seat.user_id is not None:
                     acted.add(cur)
-                snap = await self.snapshot(table_id)
+                # The next move is decided on the state just committed, without reading it back: a
+                # computer's move changes no seat, and another writer would show as a VersionConflict.
+                snap = replace(
+                    snap,
+                    table=replace(snap.table, version=applied.version, last_seq=applied.seq),
+                    state=applied.state if isinstance(applied.state, Match) else None,
+                )
+                moved = True
+            if moved:
+                snap = await self.snapshot(table_id)  # what the players see comes from the database
             await self._render(snap, events, acted)
 
     def _automatic(self, match: Match, seat: SeatRecord | None, snap: Snapshot) -> tuple[Action | None, str]:
