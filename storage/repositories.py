@@ -92,6 +92,12 @@ class GroupRepository(_Repository):
 
     async def ensure(self, group_id: int, title: str | None = None) -> None:
         """Create the group with default settings if it is new; keep its title current."""
+        # As for users: no write when the group is known under this title (or no title is given).
+        known = (
+            await self.session.execute(select(groups_t.c.title).where(groups_t.c.id == group_id))
+        ).first()
+        if known is not None and (title is None or known.title == title):
+            return
         stmt = self._insert(groups_t).values(id=group_id, title=title, created_at=utcnow())
         if title is None:
             stmt = stmt.on_conflict_do_nothing(index_elements=[groups_t.c.id])
@@ -154,6 +160,15 @@ class UserRepository(_Repository):
 
     async def ensure(self, user_id: int, name: str, language: str | None = None) -> None:
         """Create the user if new; keep his Telegram name and language current."""
+        # Called for nearly every update: reading first spares a write (SQLite's single write lock) when
+        # nothing changed, which is almost always.
+        known = (
+            await self.session.execute(
+                select(users_t.c.name, users_t.c.language).where(users_t.c.id == user_id)
+            )
+        ).first()
+        if known is not None and known.name == name and known.language == language:
+            return
         stmt = self._insert(users_t).values(id=user_id, name=name, language=language, created_at=utcnow())
         await self.session.execute(
             stmt.on_conflict_do_update(
