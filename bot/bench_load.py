@@ -355,6 +355,24 @@ async def _count_actions(app: Any) -> int:
         return int((await conn.execute(text("SELECT count(*) FROM actions"))).scalar_one())
 
 
+def _print_waits() -> None:
+    """Where the bot's tasks are waiting right now: the innermost frame of bot/ or storage/ code."""
+    from collections import Counter
+
+    where: Counter[str] = Counter()
+    for task in asyncio.all_tasks():
+        chain, coro = [], task.get_coro()
+        while coro is not None and getattr(coro, "cr_frame", None) is not None:
+            chain.append(coro.cr_frame)
+            coro = coro.cr_await
+        frames = [f for f in chain if "/bot/" in f.f_code.co_filename or "/storage/" in f.f_code.co_filename]
+        if frames:
+            f = frames[-1]
+            where[f"{f.f_code.co_filename.rsplit('/', 2)[-2]}/{f.f_code.co_name}:{f.f_lineno}"] += 1
+    for line, n in where.most_common(12):
+        print(f"  {n:5d} tasks waiting in {line}")
+
+
 async def _run(args: argparse.Namespace) -> None:
     from telegram import Update
     from telegram.ext import TypeHandler
@@ -439,6 +457,8 @@ async def _run(args: argparse.Namespace) -> None:
 
             profiler = cProfile.Profile()
             profiler.enable()
+        if args.waits:
+            _print_waits()
         actions0, calls0, updates0 = await _count_actions(app), recorder.api_calls, recorder.updates
         start = time.perf_counter()
         await asyncio.sleep(args.seconds)
@@ -513,6 +533,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--profile", metavar="FILE", help="cProfile the measured time into FILE")
     parser.add_argument("--tracemalloc", action="store_true", help="also trace Python allocations (slower)")
     parser.add_argument("--setup-concurrency", type=int, default=32)
+    parser.add_argument("--waits", action="store_true", help="print where the bot's tasks wait, once")
     parser.add_argument("--emulator-process", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.emulator_process:

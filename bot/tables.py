@@ -29,6 +29,7 @@ from storage import (
     VersionConflict,
 )
 from storage import service as store
+from storage.aggregates import kind_named
 from storage.models import utcnow
 from storage.records import GroupRecord, SeatRecord, TableRecord
 
@@ -96,10 +97,20 @@ class Tables:
     # ------------------------------------------------------------------ reading
 
     async def snapshot(self, table_id: int) -> Snapshot:
-        view = await store.load_table(self.uow, table_id)
+        # One unit of work for the table, its seats, group and players: a connection from the pool is what
+        # a busy bot waits for.
         async with self.uow() as uow:
-            group = await uow.groups.get(view.table.group_id)
-            users = {s.user_id: await uow.users.get(s.user_id) for s in view.seats if s.user_id is not None}
+            table = await uow.tables.get(table_id)
+            if table is None:
+                raise TableNotFound(table_id)
+            seats = await uow.seats.list(table_id)
+            group = await uow.groups.get(table.group_id)
+            users = {s.user_id: await uow.users.get(s.user_id) for s in seats if s.user_id is not None}
+        view = store.TableView(
+            table=table,
+            seats=seats,
+            state=None if table.state is None else kind_named(table.kind).load(table.state),
+        )
         infos: dict[int, render.SeatInfo] = {}
         langs: dict[int, str] = {}
         lang = group.language if group else DEFAULT_LANGUAGE
