@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import random
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -772,7 +773,7 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         await query.answer(t(lang, "That button is out of date."))
         return
     if cb.arg == "h":
-        hint = computer_action(match, make_player("heuristic"), __import__("random").Random(cb.version))
+        hint = computer_action(match, make_player("heuristic"), random.Random(cb.version))
         await query.answer(t(lang, "Hint: {action}", action=render.action_label(lang, hint)), show_alert=True)
         return
     action = _button_action(cb.arg)

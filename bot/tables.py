@@ -21,7 +21,6 @@ from engine.ai import computer_action, make_player
 from engine.cards import EMPTY, Counts
 from engine.match import P_PLAY, Match
 from storage import (
-    AlreadyProcessed,
     NoRoundInPlay,
     NotYourTurn,
     TableNotFound,
@@ -44,10 +43,6 @@ COMPUTER_LEVELS = {1: "baseline", 2: "heuristic"}
 DEFAULT_COMPUTER = 2
 MAX_AUTOMATIC = 2000  # a whole round of computer moves stays far below this
 REMIND_FROM_S = 600  # a reminder at half time when the turn time is this long or longer
-
-
-class NotSeated(Exception):
-    pass
 
 
 @dataclass
@@ -473,4 +468,4 @@ def _rules_name(rules: dict[str, Any]) -> str:
     return "custom"
 
 
-__all__ = ["Tables", "Snapshot", "NotSeated", "TableNotFound", "AlreadyProcessed"]
+__all__ = ["Tables", "Snapshot"]

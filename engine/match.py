@@ -441,53 +441,49 @@ class Match:
 
     def view(self, seat: int) -> SeatView:
         rnd = self.round
-        if rnd is not None:
-            hands = rnd.hands
-            top = rnd.top
-            if top is not None:
-                top = Top(top.owner, top.cards, top.kind, False)
+        hands = rnd.hands if rnd is not None else self.hands
+        common = {
+            "seat": seat,
+            "phase": self.phase,
+            "rules": self.rules,
+            "hand": tuple(hands[seat]),
+            "leader": self.leader or 0,
+            "counts": tuple(sum(h) if (s == seat or sum(h) <= 10) else None for s, h in enumerate(hands)),
+            "totals": tuple(self.totals),
+        }
+        if rnd is None:
             return SeatView(
-                seat=seat,
-                phase=self.phase,
-                rules=self.rules,
-                hand=tuple(hands[seat]),
-                leader=self.leader or 0,
-                counts=tuple(sum(h) if (s == seat or sum(h) <= 10) else None for s, h in enumerate(hands)),
-                top=top,
-                passed=tuple(rnd.bound),
-                opened=tuple(rnd.opened),
-                out=tuple(rnd.out),
-                dead=tuple(d for d, _ in rnd.dead),
-                free=rnd.free,
-                burner=rnd.burner,
-                revolted=rnd.revolted,
-                gousi_left=tuple(rnd.gousi_left),
-                declared=tuple(rnd.declared),
-                pile=tuple(rnd.pile),
-                return_n=0,
-                totals=tuple(self.totals),
+                **common,
+                top=None,
+                passed=(False,) * 6,
+                opened=tuple(self.natural),
+                out=(),
+                dead=(),
+                free=False,
+                burner=None,
+                revolted=self.revolted,
+                gousi_left=(0,) * 6,
+                declared=tuple(self.declared),
+                pile=EMPTY,
+                return_n=self.returns[0].n if self.phase == P_RETURN and self.pending[0] == seat else 0,
             )
-        hands = self.hands
+        top = rnd.top
+        if top is not None:
+            top = Top(top.owner, top.cards, top.kind, False)  # whether the owner holds only 3s is not shown
         return SeatView(
-            seat=seat,
-            phase=self.phase,
-            rules=self.rules,
-            hand=tuple(hands[seat]),
-            leader=self.leader or 0,
-            counts=tuple(sum(h) if (s == seat or sum(h) <= 10) else None for s, h in enumerate(hands)),
-            top=None,
-            passed=(False,) * 6,
-            opened=tuple(self.natural),
-            out=(),
-            dead=(),
-            free=False,
-            burner=None,
-            revolted=self.revolted,
-            gousi_left=(0,) * 6,
-            declared=tuple(self.declared),
-            pile=EMPTY,
-            return_n=self.returns[0].n if self.phase == P_RETURN and self.pending[0] == seat else 0,
-            totals=tuple(self.totals),
+            **common,
+            top=top,
+            passed=tuple(rnd.bound),
+            opened=tuple(rnd.opened),
+            out=tuple(rnd.out),
+            dead=tuple(d for d, _ in rnd.dead),
+            free=rnd.free,
+            burner=rnd.burner,
+            revolted=rnd.revolted,
+            gousi_left=tuple(rnd.gousi_left),
+            declared=tuple(rnd.declared),
+            pile=tuple(rnd.pile),
+            return_n=0,
         )
 
     def observation(self, seat: int) -> dict[str, Any]:

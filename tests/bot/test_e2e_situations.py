@@ -142,9 +142,6 @@ async def test_a_restart_in_the_middle_of_a_round_continues_it_with_nothing_lost
     rng = random.Random(5)
     steps = 0
 
-    def some_moves() -> bool:
-        return steps >= 1 and len(emu.bot_messages(table.humans[0].id)) > 6
-
     for _ in range(30):
         if table.step(rng):
             steps += 1
@@ -168,7 +165,6 @@ async def test_a_restart_in_the_middle_of_a_round_continues_it_with_nothing_lost
         seqs = [a.seq for a in await u.actions.of_table(1)]
     assert seqs == list(range(1, len(seqs) + 1))
     assert rebuilt == (await tables_of(app2).snapshot(1)).state
-    del some_moves
 
 
 async def test_a_player_who_blocks_the_bot_goes_tuoguan_and_the_group_is_told(
