@@ -41,7 +41,6 @@ log = logging.getLogger(__name__)
 
 COMPUTER_LEVELS = {1: "baseline", 2: "heuristic"}
 DEFAULT_COMPUTER = 2
-MAX_AUTOMATIC = 2000  # a whole round of computer moves stays far below this
 REMIND_FROM_S = 600  # a reminder at half time when the turn time is this long or longer
 
 
@@ -76,6 +75,13 @@ class _Memory:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     auto_passed: set[int] = field(default_factory=set)  # shown as 要不起 until the trick ends
     due: datetime | None = None
+    # The state last committed and the version it belongs to: parsing a match from JSON on every read
+    # was most of a move's cost. Never changed in place, so a snapshot holding it stays consistent.
+    state: Match | None = None
+    version: int | None = None
+
+    def remember(self, version: int, state: Any) -> None:
+        self.state, self.version = (state, version) if isinstance(state, Match) else (None, None)
 
 
 class Tables:
@@ -93,23 +99,25 @@ class Tables:
 
     async def snapshot(self, table_id: int) -> Snapshot:
         # One unit of work for the table, its seats, group and players: a connection from the pool is what
-        # a busy bot waits for.
+        # a busy bot waits for. The state is read and parsed only when the version is not the one in memory.
+        mem = self.memory(table_id)
         async with self.uow() as uow:
-            table = await uow.tables.get(table_id)
+            table = await uow.tables.get(table_id, with_state=False)
             if table is None:
                 raise TableNotFound(table_id)
+            if table.version != mem.version:
+                table = await uow.tables.get(table_id)
+                if table is None:
+                    raise TableNotFound(table_id)
+                state = None if table.state is None else kind_named(table.kind).load(table.state)
+                mem.remember(table.version, state)
             seats = await uow.seats.list(table_id)
             group = await uow.groups.get(table.group_id)
-            users = {s.user_id: await uow.users.get(s.user_id) for s in seats if s.user_id is not None}
-        view = store.TableView(
-            table=table,
-            seats=seats,
-            state=None if table.state is None else kind_named(table.kind).load(table.state),
-        )
+            users = await uow.users.get_many([s.user_id for s in seats if s.user_id is not None])
         infos: dict[int, render.SeatInfo] = {}
         langs: dict[int, str] = {}
         lang = group.language if group else DEFAULT_LANGUAGE
-        for s in view.seats:
+        for s in seats:
             if s.user_id is not None:
                 user = users.get(s.user_id)
                 name = user.name if user else str(s.user_id)
@@ -117,8 +125,7 @@ class Tables:
                 infos[s.seat] = render.SeatInfo(s.seat, name, autoplay=s.autoplay, user_id=s.user_id)
             else:
                 infos[s.seat] = render.SeatInfo(s.seat, t(lang, "Computer {n}", n=s.seat + 1), computer=True)
-        state = view.state if isinstance(view.state, Match) else None
-        return Snapshot(view.table, group, view.seats, state, infos, langs)
+        return Snapshot(table, group, seats, mem.state, infos, langs)
 
     async def open_table_of(self, group_id: int) -> TableRecord | None:
         async with self.uow() as uow:
@@ -191,22 +198,32 @@ class Tables:
         actor: str = "player",
         update_id: int | None = None,
     ) -> store.Applied:
-        """One action of a seat; then the computers and automatic passes that follow, and the views."""
+        """One action of a seat, the computers and automatic passes that follow it, and the views.
+
+        A player's own move and what follows it up to the next player's decision are one unit of work;
+        a time-out's move goes alone (it may put the seat on 托管, which the moves after it must see).
+        """
         mem = self.memory(table_id)
         async with mem.lock:
+            snap = await self.snapshot(table_id)
             if version is None:
-                snap = await self.snapshot(table_id)
                 version = snap.table.version
-            applied = await store.apply_action(
-                self.uow,
-                table_id,
-                version,
-                action_text,
-                seat=seat,
-                actor=actor,
-                update_id=update_id,  # type: ignore[arg-type]
-            )
-            self._note_passes(mem, applied.events, auto=False)
+            if actor != "player":
+                applied = await store.apply_action(
+                    self.uow,
+                    table_id,
+                    version,
+                    action_text,
+                    seat=seat,
+                    actor=actor,  # type: ignore[arg-type]
+                    update_id=update_id,
+                )
+                mem.remember(applied.version, applied.state)
+                self._note_passes(mem, applied.events, auto=False)
+            else:
+                stretch = await self._play(snap, mem, version, action_text, seat, actor, update_id)
+                await self._render(stretch.snap, stretch.events, stretch.acted, stretch.due)
+                return stretch.first
         await self.settle(table_id, list(applied.events), acted={seat})
         return applied
 
@@ -220,51 +237,99 @@ class Tables:
     async def settle(self, table_id: int, events: list[Event], *, acted: set[int] | None = None) -> None:
         """Play the computer seats, the seats on 托管 and the automatic passes, then render and arm the timer."""
         mem = self.memory(table_id)
-        acted = set(acted or ())
         async with mem.lock:
             snap = await self.snapshot(table_id)
-            moved = False
-            for _ in range(MAX_AUTOMATIC):
-                match = snap.state
-                if match is None or snap.table.status != "playing":
-                    break
-                cur = match.current_player
-                if cur is None:
-                    break
-                seat = snap.seat(cur)
-                action, actor = self._automatic(match, seat, snap)
-                if action is None:
-                    break
-                try:
-                    applied = await store.apply_action(
-                        self.uow,
-                        table_id,
-                        snap.table.version,
-                        str(action),
-                        seat=cur,
-                        actor=actor,  # type: ignore[arg-type]
-                    )
-                except VersionConflict:
-                    snap = await self.snapshot(table_id)
-                    continue
-                human = seat is not None and seat.user_id is not None and not seat.autoplay
-                self._note_passes(mem, applied.events, auto=action.kind == PASS and human)
-                events.extend(applied.events)
-                if seat is not None and seat.user_id is not None:
-                    acted.add(cur)
-                # The next move is decided on the state just committed, without reading it back: a
-                # computer's move changes no seat, and another writer would show as a VersionConflict.
-                snap = replace(
-                    snap,
-                    table=replace(snap.table, version=applied.version, last_seq=applied.seq),
-                    state=applied.state if isinstance(applied.state, Match) else None,
-                )
-                moved = True
-            if moved:
-                snap = await self.snapshot(table_id)  # what the players see comes from the database
-            await self._render(snap, events, acted)
+            match = snap.state
+            action = None
+            if match is not None and snap.table.status == "playing" and match.current_player is not None:
+                action, actor = self._automatic(match, snap.seat(match.current_player), snap, 0)
+            if action is None:
+                await self._render(snap, events, set(acted or ()), await self._arm(snap, mem))
+                return
+            stretch = await self._play(snap, mem, snap.table.version, str(action), None, actor, None)
+            stretch.events[:0] = events
+            stretch.acted.update(acted or ())
+            await self._render(stretch.snap, stretch.events, stretch.acted, stretch.due)
 
-    def _automatic(self, match: Match, seat: SeatRecord | None, snap: Snapshot) -> tuple[Action | None, str]:
+    async def _play(
+        self,
+        snap: Snapshot,
+        mem: _Memory,
+        version: int,
+        action_text: str,
+        seat: int | None,
+        actor: str,
+        update_id: int | None,
+    ) -> _Stretch:
+        """An action and every automatic move after it, committed together; the snapshot to show after."""
+        if snap.state is None:
+            raise NoRoundInPlay(snap.table.id)
+        if actor == "player" and seat is not None:
+            snap = _back(snap, seat)  # what player_is_back writes in the same unit of work
+        planned: list[tuple[str, datetime]] = []
+
+        def plan(state: Any) -> list[tuple[str, datetime]]:
+            planned[:] = self._deadlines(snap, state)
+            return planned
+
+        decided = 0
+
+        def follow(state: Any) -> tuple[str, str] | None:
+            nonlocal decided
+            cur = state.current_player
+            if not isinstance(state, Match) or cur is None:
+                return None
+            decided += 1
+            action, by = self._automatic(state, snap.seat(cur), snap, decided)
+            return None if action is None else (str(action), by)
+
+        try:
+            applied = await store.apply_actions(
+                self.uow,
+                snap.table.id,
+                version,
+                action_text,
+                seat=seat,
+                actor=actor,  # type: ignore[arg-type]
+                update_id=update_id,
+                deadlines=plan,
+                follow=follow,
+                # A copy: the one in memory stays the committed state whatever happens to this stretch.
+                state=Match.from_json(snap.state.to_json()),
+            )
+        except VersionConflict:
+            if version == snap.table.version:
+                mem.remember(-1, None)  # another writer moved the table on: read it afresh next time
+            raise
+        last = applied[-1]
+        mem.remember(last.version, last.state)
+        events: list[Event] = []
+        acted: set[int] = set()
+        for i, a in enumerate(applied):
+            s = snap.seat(a.seat) if a.seat is not None else None
+            human = s is not None and s.user_id is not None
+            automatic = i > 0 or actor != "player"
+            self._note_passes(
+                mem,
+                a.events,
+                auto=automatic and human and not s.autoplay and a.action == _PASS,  # type: ignore[union-attr]
+            )
+            events.extend(a.events)
+            if human:
+                acted.add(a.seat)  # type: ignore[arg-type]
+        after = replace(
+            snap, table=replace(snap.table, version=last.version, last_seq=last.seq), state=mem.state
+        )
+        mem.due = next((at for kind, at in planned if kind == "timeout"), None)
+        if self.on_deadline_armed is not None:
+            for _kind, at in planned:
+                self.on_deadline_armed(at)
+        return _Stretch(after, events, acted, mem.due, applied[0])
+
+    def _automatic(
+        self, match: Match, seat: SeatRecord | None, snap: Snapshot, nth: int
+    ) -> tuple[Action | None, str]:
+        """The move nobody has to tap for (the nth of a stretch), with who made it; (None, "player") to wait."""
         cur = match.current_player
         assert cur is not None
         if seat is None or seat.user_id is None or seat.autoplay:
@@ -273,7 +338,8 @@ class Tables:
                 if seat
                 else "heuristic"
             )
-            rng = random.Random(snap.table.id * 1_000_003 + snap.table.version)
+            # Seeded by where the table is, so the same position gets the same move.
+            rng = random.Random((snap.table.id * 1_000_003 + snap.table.version) * 4_099 + nth)
             return computer_action(match, make_player(level), rng), "computer"
         if match.phase == P_PLAY and match.round is not None and match.round.only_pass():
             return Action(PASS), "computer"  # R4.3: 要不起
@@ -329,14 +395,15 @@ class Tables:
 
     # ------------------------------------------------------------------ rendering
 
-    async def _render(self, snap: Snapshot, events: list[Event], acted: set[int]) -> None:
+    async def _render(
+        self, snap: Snapshot, events: list[Event], acted: set[int], due: datetime | None
+    ) -> None:
         match = snap.state
         if match is None:
             return
         mem = self.memory(snap.table.id)
         lang = snap.lang
         cur = match.current_player
-        due = await self._arm(snap, mem)
         text = render.table_text(lang, match, snap.infos, auto_passed=mem.auto_passed, due=due)
         await self.show_group(snap, text, None)
         # The big moments of this stretch of play go out as one message: a group may get only 20 a minute.
@@ -404,28 +471,33 @@ class Tables:
                 await uow.seats.set_hand_message(snap.table.id, seat.seat, sent.message_id)
                 await uow.commit()
 
-    async def _arm(self, snap: Snapshot, mem: _Memory) -> datetime | None:
-        match = snap.state
-        if match is None or match.current_player is None:
-            return None
-        seat = snap.seat(match.current_player)
+    def _deadlines(self, snap: Snapshot, state: Any) -> list[tuple[str, datetime]]:
+        """The deadlines to arm when `state` is reached: a turn time (and a reminder) for a player to act."""
+        cur = state.current_player if isinstance(state, Match) else None
+        seat = snap.seat(cur) if cur is not None else None
         if seat is None or seat.user_id is None or seat.autoplay:
-            return None
+            return []
         timeout = _timeout(snap.group)
         now = utcnow()
-        due = now + timedelta(seconds=timeout)
+        planned = [("timeout", now + timedelta(seconds=timeout))]
+        if timeout >= REMIND_FROM_S:
+            planned.append(("reminder", now + timedelta(seconds=timeout / 2)))
+        return planned
+
+    async def _arm(self, snap: Snapshot, mem: _Memory) -> datetime | None:
+        """Arm the deadlines of the version shown, unless they are armed already (a re-render keeps them)."""
+        planned = self._deadlines(snap, snap.state)
+        if not planned:
+            return None
         async with self.uow() as uow:
             await uow.deadlines.drop_outdated(snap.table.id, snap.table.version)
-            await uow.deadlines.arm(snap.table.id, snap.table.version, "timeout", due)
-            if timeout >= REMIND_FROM_S:
-                await uow.deadlines.arm(
-                    snap.table.id, snap.table.version, "reminder", now + timedelta(seconds=timeout / 2)
-                )
+            for kind, at in planned:
+                await uow.deadlines.arm(snap.table.id, snap.table.version, kind, at)
             await uow.commit()
             armed = [
                 d for d in await uow.deadlines.of_table(snap.table.id) if d.version == snap.table.version
             ]
-        due = next((d.due_at for d in armed if d.kind == "timeout"), due)
+        due = next((d.due_at for d in armed if d.kind == "timeout"), planned[0][1])
         mem.due = due
         if self.on_deadline_armed is not None:
             for d in armed:
@@ -454,6 +526,31 @@ class Tables:
                 ),
             )
             await self.settle(table_id, [])
+
+
+_PASS = str(Action(PASS))
+
+
+@dataclass
+class _Stretch:
+    """What a committed stretch of moves leaves to show."""
+
+    snap: Snapshot  # the table as committed
+    events: list[Event]
+    acted: set[int]  # the players' seats that moved (their hands changed)
+    due: datetime | None
+    first: store.Applied
+
+
+def _back(snap: Snapshot, seat: int) -> Snapshot:
+    """The snapshot with the seat's player acting himself: off 托管, his time-outs forgotten."""
+    return replace(
+        snap,
+        seats=[
+            replace(s, autoplay=False, consecutive_timeouts=0) if s.seat == seat else s for s in snap.seats
+        ],
+        infos={n: replace(i, autoplay=False) if n == seat else i for n, i in snap.infos.items()},
+    )
 
 
 def _timeout(group: GroupRecord | None) -> int:

@@ -151,12 +151,20 @@ class GroupRepository(_Repository):
         )
 
 
+def _user(row: Any) -> UserRecord:
+    return UserRecord(id=row.id, name=row.name, language=row.language, stats=_stats(row))
+
+
 class UserRepository(_Repository):
     async def get(self, user_id: int) -> UserRecord | None:
         row = (await self.session.execute(select(users_t).where(users_t.c.id == user_id))).first()
-        if row is None:
-            return None
-        return UserRecord(id=row.id, name=row.name, language=row.language, stats=_stats(row))
+        return None if row is None else _user(row)
+
+    async def get_many(self, user_ids: Sequence[int]) -> dict[int, UserRecord]:
+        if not user_ids:
+            return {}
+        rows = await self.session.execute(select(users_t).where(users_t.c.id.in_(user_ids)))
+        return {row.id: _user(row) for row in rows}
 
     async def ensure(self, user_id: int, name: str, language: str | None = None) -> None:
         """Create the user if new; keep his Telegram name and language current."""
@@ -209,7 +217,7 @@ def _table(row: Any) -> TableRecord:
         kind=row.kind,
         status=row.status,
         rules=row.rules,
-        state=row.state,
+        state=getattr(row, "state", None),
         version=row.version,
         round_no=row.round_no,
         last_seq=row.last_seq,
@@ -241,8 +249,10 @@ class TableRepository(_Repository):
         )
         return _table(result.one())
 
-    async def get(self, table_id: int) -> TableRecord | None:
-        row = (await self.session.execute(select(tables_t).where(tables_t.c.id == table_id))).first()
+    async def get(self, table_id: int, *, with_state: bool = True) -> TableRecord | None:
+        """The table; with_state=False leaves its state unread (None) for a caller that holds it already."""
+        columns = tables_t.c if with_state else [c for c in tables_t.c if c.name != "state"]
+        row = (await self.session.execute(select(*columns).where(tables_t.c.id == table_id))).first()
         return None if row is None else _table(row)
 
     async def open_in_group(self, group_id: int) -> TableRecord | None:
@@ -430,6 +440,26 @@ class ActionLog(_Repository):
             actions_t.insert().values(
                 table_id=table_id, seq=seq, round_no=round_no, seat=seat, action=action, created_at=utcnow()
             )
+        )
+
+    async def append_many(
+        self, table_id: int, round_no: int, moves: Sequence[tuple[int, int | None, str]]
+    ) -> None:
+        """Several moves of one round, as (seq, seat, action), in one statement."""
+        now = utcnow()
+        await self.session.execute(
+            actions_t.insert(),
+            [
+                {
+                    "table_id": table_id,
+                    "seq": seq,
+                    "round_no": round_no,
+                    "seat": seat,
+                    "action": action,
+                    "created_at": now,
+                }
+                for seq, seat, action in moves
+            ],
         )
 
     async def of_round(self, table_id: int, round_no: int) -> list[LoggedAction]:

@@ -75,8 +75,10 @@ class TableView:
     state: Aggregate | None
 
 
-async def _versioned_table(uow: UnitOfWork, table_id: int, expected_version: int) -> TableRecord:
-    table = await uow.tables.get(table_id)
+async def _versioned_table(
+    uow: UnitOfWork, table_id: int, expected_version: int, *, with_state: bool = True
+) -> TableRecord:
+    table = await uow.tables.get(table_id, with_state=with_state)
     if table is None:
         raise TableNotFound(table_id)
     if table.version != expected_version:
@@ -91,6 +93,13 @@ async def _arm(
     if plan is not None:
         for kind, due_at in plan(state):
             await uow.deadlines.arm(table_id, version, kind, due_at)
+
+
+# What plays on after an action without anyone tapping (a computer seat, a seat on 托管, an automatic
+# pass): given the state after the last move, the next move as (action text, actor), or None to stop.
+FollowUp = Callable[[Aggregate], "tuple[str, Actor] | None"]
+
+MAX_FOLLOW_UPS = 2000  # a whole round of computer moves stays far below this
 
 
 async def apply_action(
@@ -109,31 +118,75 @@ async def apply_action(
     `seat`, when given, must be the seat whose turn it is (NotYourTurn otherwise). The engine's
     IllegalAction and the action parser's errors propagate unchanged, with nothing written.
     """
+    applied = await apply_actions(
+        uow_factory,
+        table_id,
+        expected_version,
+        action_text,
+        seat=seat,
+        actor=actor,
+        update_id=update_id,
+        deadlines=deadlines,
+    )
+    return applied[0]
+
+
+async def apply_actions(
+    uow_factory: UnitOfWorkFactory,
+    table_id: int,
+    expected_version: int,
+    action_text: str,
+    *,
+    seat: int | None = None,
+    actor: Actor = "player",
+    update_id: int | None = None,
+    deadlines: DeadlinePlan | None = None,
+    follow: FollowUp | None = None,
+    state: Aggregate | None = None,
+) -> list[Applied]:
+    """Apply an action and the moves `follow` names after it, all in one unit of work: one version step,
+    one write of the state, every move in the log. Checks and errors as for apply_action (on the first
+    action); a follow-up the engine refuses rolls everything back.
+
+    `state`, when given, is the caller's copy of the stored state at `expected_version` (it is read from
+    the database otherwise); it is changed in place, and is worthless if this raises. Every Applied
+    returned carries the table's version and state after the whole stretch.
+    """
     async with uow_factory() as uow:
         if update_id is not None and not await uow.updates.record(update_id):
             raise AlreadyProcessed(update_id)
-        table = await _versioned_table(uow, table_id, expected_version)
-        if table.state is None or table.status != "playing":
+        table = await _versioned_table(uow, table_id, expected_version, with_state=state is None)
+        if table.status != "playing" or (state is None and table.state is None):
             raise NoRoundInPlay(table_id)
         kind = kind_named(table.kind)
-        state = kind.load(table.state)
+        if state is None:
+            assert table.state is not None
+            state = kind.load(table.state)
         if state.is_over:
             raise NoRoundInPlay(table_id)
         mover = state.current_player
         if seat is not None and seat != mover:
             raise NotYourTurn(seat, mover)
-        action = kind.parse_action(action_text)
-        events = state.apply(action)
+        moves: list[tuple[int | None, str, Sequence[Any]]] = []
+        next_move: tuple[str, Actor] | None = (action_text, actor)
+        while next_move is not None and len(moves) <= MAX_FOLLOW_UPS:
+            mover = state.current_player
+            action = kind.parse_action(next_move[0])
+            moves.append((mover, str(action), state.apply(action)))
+            next_move = None if follow is None or state.is_over else follow(state)
 
-        seq = table.last_seq + 1
+        seq = table.last_seq + len(moves)
         # The conditional UPDATE comes first: it is the gate that lets one writer of this version through.
         version = await uow.tables.save(table_id, expected_version, state=state.to_json(), last_seq=seq)
-        await uow.actions.append(table_id, seq, table.round_no, mover, str(action))
-        if mover is not None:
+        await uow.actions.append_many(
+            table_id, table.round_no, [(table.last_seq + 1 + i, m[0], m[1]) for i, m in enumerate(moves)]
+        )
+        first_mover = moves[0][0]
+        if first_mover is not None:
             if actor == "timeout":
-                await uow.seats.count_timeout(table_id, mover, AUTOPLAY_AFTER_TIMEOUTS)
+                await uow.seats.count_timeout(table_id, first_mover, AUTOPLAY_AFTER_TIMEOUTS)
             elif actor == "player":
-                await uow.seats.player_is_back(table_id, mover)
+                await uow.seats.player_is_back(table_id, first_mover)
 
         places = scores = None
         if state.is_over:
@@ -141,19 +194,23 @@ async def apply_action(
             await _count_finished_round(uow, table, places, scores)
         await _arm(uow, table_id, version, deadlines, state)
         await uow.commit()
-    return Applied(
-        table_id=table_id,
-        version=version,
-        round_no=table.round_no,
-        seq=seq,
-        seat=mover,
-        action=str(action),
-        events=events,
-        state=state,
-        round_over=state.is_over,
-        places=places,
-        scores=scores,
-    )
+    last = len(moves) - 1
+    return [
+        Applied(
+            table_id=table_id,
+            version=version,
+            round_no=table.round_no,
+            seq=table.last_seq + 1 + i,
+            seat=mover,
+            action=text,
+            events=events,
+            state=state,
+            round_over=state.is_over and i == last,
+            places=places if i == last else None,
+            scores=scores if i == last else None,
+        )
+        for i, (mover, text, events) in enumerate(moves)
+    ]
 
 
 async def _count_finished_round(
