@@ -355,6 +355,16 @@ async def _count_actions(app: Any) -> int:
         return int((await conn.execute(text("SELECT count(*) FROM actions"))).scalar_one())
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of another process so far (Linux /proc; NaN elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _print_waits() -> None:
     """Where the bot's tasks are waiting right now: the innermost frame of bot/ or storage/ code."""
     from collections import Counter
@@ -460,9 +470,11 @@ async def _run(args: argparse.Namespace) -> None:
         if args.waits:
             _print_waits()
         actions0, calls0, updates0 = await _count_actions(app), recorder.api_calls, recorder.updates
+        cpu0, emu_cpu0 = time.process_time(), _cpu_seconds(proc.pid)
         start = time.perf_counter()
         await asyncio.sleep(args.seconds)
         end = time.perf_counter()
+        cpu, emu_cpu = time.process_time() - cpu0, _cpu_seconds(proc.pid) - emu_cpu0
         actions1, calls1, updates1 = await _count_actions(app), recorder.api_calls, recorder.updates
         if profiler is not None:
             profiler.disable()
@@ -510,6 +522,11 @@ async def _run(args: argparse.Namespace) -> None:
         f" ({len(lat)} updates)"
     )
     print(f"Bot API calls/action: {calls / actions:.2f}" if actions else "Bot API calls/action: n/a")
+    print(
+        f"bot CPU:             {cpu:.1f} s in {seconds:.0f} s (its SQLite threads included)"
+        + (f", {1000 * cpu / actions:.2f} ms per action" if actions else "")
+    )
+    print(f"emulator CPU:        {emu_cpu:.1f} s (the scripted players and the fake Bot API, other process)")
     print(f"bot peak RSS:        {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     if traced is not None:
         print(f"bot peak traced (tracemalloc): {traced / 2**20:.0f} MB")

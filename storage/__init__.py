@@ -1,6 +1,6 @@
 """Persistence for gouji-bot: SQLAlchemy 2 (async) models, repositories, the unit of work, migrations."""
 
-from storage.db import DEFAULT_DATABASE_URL, database_url, make_engine, make_session_factory
+from storage.db import DEFAULT_DATABASE_URL, database_url, make_engine
 from storage.errors import (
     AlreadyProcessed,
     NoRoundInPlay,
@@ -30,7 +30,6 @@ __all__ = [
     "VersionConflict",
     "database_url",
     "make_engine",
-    "make_session_factory",
     "uow_factory",
     "upgrade_to_head",
 ]

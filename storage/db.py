@@ -6,7 +6,7 @@ import os
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///gouji.db"
 
@@ -44,8 +44,3 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
     return engine
-
-
-def make_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
-    # expire_on_commit=False: records handed back to the bot stay readable after the unit of work ends.
-    return async_sessionmaker(engine, expire_on_commit=False)

@@ -1,4 +1,4 @@
-"""Repositories: every SQL statement storage issues, one class per kind of row, all in one session.
+"""Repositories: every SQL statement storage issues, one class per kind of row, all on one connection, in one transaction.
 
 They never commit; the unit of work does (storage/uow.py).
 """
@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import and_, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage.errors import VersionConflict
 from storage.models import (
@@ -50,8 +50,8 @@ updates_t = ProcessedUpdate.__table__
 
 
 class _Repository:
-    def __init__(self, session: AsyncSession, dialect: str) -> None:
-        self.session = session
+    def __init__(self, connection: AsyncConnection, dialect: str) -> None:
+        self.connection = connection
         self.dialect = dialect
 
     def _insert(self, table: Any) -> Any:
@@ -78,7 +78,7 @@ def _stat_increments(table: Any, place: int | None, points: int) -> dict[str, An
 
 class GroupRepository(_Repository):
     async def get(self, group_id: int) -> GroupRecord | None:
-        row = (await self.session.execute(select(groups_t).where(groups_t.c.id == group_id))).first()
+        row = (await self.connection.execute(select(groups_t).where(groups_t.c.id == group_id))).first()
         if row is None:
             return None
         return GroupRecord(
@@ -94,7 +94,7 @@ class GroupRepository(_Repository):
         """Create the group with default settings if it is new; keep its title current."""
         # As for users: no write when the group is known under this title (or no title is given).
         known = (
-            await self.session.execute(select(groups_t.c.title).where(groups_t.c.id == group_id))
+            await self.connection.execute(select(groups_t.c.title).where(groups_t.c.id == group_id))
         ).first()
         if known is not None and (title is None or known.title == title):
             return
@@ -103,7 +103,7 @@ class GroupRepository(_Repository):
             stmt = stmt.on_conflict_do_nothing(index_elements=[groups_t.c.id])
         else:
             stmt = stmt.on_conflict_do_update(index_elements=[groups_t.c.id], set_={"title": title})
-        await self.session.execute(stmt)
+        await self.connection.execute(stmt)
 
     async def update_settings(
         self,
@@ -121,30 +121,30 @@ class GroupRepository(_Repository):
         if house_rules is not None:
             values["house_rules"] = house_rules
         if values:
-            await self.session.execute(update(groups_t).where(groups_t.c.id == group_id).values(**values))
+            await self.connection.execute(update(groups_t).where(groups_t.c.id == group_id).values(**values))
 
     async def move(self, old_id: int, new_id: int) -> bool:
         """Carry a group over to its new chat id (a group that became a supergroup); False if it was moved."""
-        old = (await self.session.execute(select(groups_t).where(groups_t.c.id == old_id))).first()
+        old = (await self.connection.execute(select(groups_t).where(groups_t.c.id == old_id))).first()
         if old is None:
             return False
         values = {c.name: getattr(old, c.name) for c in groups_t.c if c.name != "id"}
-        await self.session.execute(
+        await self.connection.execute(
             self._insert(groups_t)
             .values(id=new_id, **values)
             .on_conflict_do_nothing(index_elements=[groups_t.c.id])
         )
-        await self.session.execute(
+        await self.connection.execute(
             update(tables_t).where(tables_t.c.group_id == old_id).values(group_id=new_id)
         )
-        await self.session.execute(
+        await self.connection.execute(
             update(members_t).where(members_t.c.group_id == old_id).values(group_id=new_id)
         )
-        await self.session.execute(delete(groups_t).where(groups_t.c.id == old_id))
+        await self.connection.execute(delete(groups_t).where(groups_t.c.id == old_id))
         return True
 
     async def count_finished_round(self, group_id: int) -> None:
-        await self.session.execute(
+        await self.connection.execute(
             update(groups_t)
             .where(groups_t.c.id == group_id)
             .values(rounds_played=groups_t.c.rounds_played + 1)
@@ -157,13 +157,13 @@ def _user(row: Any) -> UserRecord:
 
 class UserRepository(_Repository):
     async def get(self, user_id: int) -> UserRecord | None:
-        row = (await self.session.execute(select(users_t).where(users_t.c.id == user_id))).first()
+        row = (await self.connection.execute(select(users_t).where(users_t.c.id == user_id))).first()
         return None if row is None else _user(row)
 
     async def get_many(self, user_ids: Sequence[int]) -> dict[int, UserRecord]:
         if not user_ids:
             return {}
-        rows = await self.session.execute(select(users_t).where(users_t.c.id.in_(user_ids)))
+        rows = await self.connection.execute(select(users_t).where(users_t.c.id.in_(user_ids)))
         return {row.id: _user(row) for row in rows}
 
     async def ensure(self, user_id: int, name: str, language: str | None = None) -> None:
@@ -171,14 +171,14 @@ class UserRepository(_Repository):
         # Called for nearly every update: reading first spares a write (SQLite's single write lock) when
         # nothing changed, which is almost always.
         known = (
-            await self.session.execute(
+            await self.connection.execute(
                 select(users_t.c.name, users_t.c.language).where(users_t.c.id == user_id)
             )
         ).first()
         if known is not None and known.name == name and known.language == language:
             return
         stmt = self._insert(users_t).values(id=user_id, name=name, language=language, created_at=utcnow())
-        await self.session.execute(
+        await self.connection.execute(
             stmt.on_conflict_do_update(
                 index_elements=[users_t.c.id],
                 set_={"name": stmt.excluded.name, "language": stmt.excluded.language},
@@ -187,7 +187,7 @@ class UserRepository(_Repository):
 
     async def stats_in_group(self, group_id: int, user_id: int) -> Stats | None:
         row = (
-            await self.session.execute(
+            await self.connection.execute(
                 select(members_t).where(members_t.c.group_id == group_id, members_t.c.user_id == user_id)
             )
         ).first()
@@ -195,14 +195,14 @@ class UserRepository(_Repository):
 
     async def record_result(self, user_id: int, group_id: int, place: int | None, points: int) -> None:
         """Count one finished round for the user, overall and in the group."""
-        await self.session.execute(
+        await self.connection.execute(
             update(users_t).where(users_t.c.id == user_id).values(**_stat_increments(users_t, place, points))
         )
         first = {"group_id": group_id, "user_id": user_id, "rounds_played": 1, "points": points}
         if place is not None:
             first[f"place_{place}"] = 1
         stmt = self._insert(members_t).values(**first)
-        await self.session.execute(
+        await self.connection.execute(
             stmt.on_conflict_do_update(
                 index_elements=[members_t.c.group_id, members_t.c.user_id],
                 set_=_stat_increments(members_t, place, points),
@@ -231,7 +231,7 @@ class TableRepository(_Repository):
         self, group_id: int, rules: dict[str, Any], *, kind: str = "round", created_by: int | None = None
     ) -> TableRecord:
         now = utcnow()
-        result = await self.session.execute(
+        result = await self.connection.execute(
             tables_t.insert()
             .values(
                 group_id=group_id,
@@ -252,12 +252,12 @@ class TableRepository(_Repository):
     async def get(self, table_id: int, *, with_state: bool = True) -> TableRecord | None:
         """The table; with_state=False leaves its state unread (None) for a caller that holds it already."""
         columns = tables_t.c if with_state else [c for c in tables_t.c if c.name != "state"]
-        row = (await self.session.execute(select(*columns).where(tables_t.c.id == table_id))).first()
+        row = (await self.connection.execute(select(*columns).where(tables_t.c.id == table_id))).first()
         return None if row is None else _table(row)
 
     async def open_in_group(self, group_id: int) -> TableRecord | None:
         row = (
-            await self.session.execute(
+            await self.connection.execute(
                 select(tables_t).where(tables_t.c.group_id == group_id, tables_t.c.status != "closed")
             )
         ).first()
@@ -265,19 +265,19 @@ class TableRepository(_Repository):
 
     async def all_open(self) -> list[TableRecord]:
         """Every table still open: what the bot re-renders and re-arms at start-up."""
-        rows = await self.session.execute(
+        rows = await self.connection.execute(
             select(tables_t).where(tables_t.c.status != "closed").order_by(tables_t.c.id)
         )
         return [_table(row) for row in rows]
 
     async def all(self) -> list[TableRecord]:
-        rows = await self.session.execute(select(tables_t).order_by(tables_t.c.id))
+        rows = await self.connection.execute(select(tables_t).order_by(tables_t.c.id))
         return [_table(row) for row in rows]
 
     async def set_table_message(self, table_id: int, message_id: int | None) -> None:
         """Which group message shows the table. Not a change of the game: the version (and so every button
         drawn for it) stays valid."""
-        await self.session.execute(
+        await self.connection.execute(
             update(tables_t).where(tables_t.c.id == table_id).values(table_message_id=message_id)
         )
 
@@ -288,7 +288,7 @@ class TableRepository(_Repository):
         database lets exactly one match; the other sees rowcount 0 and gets VersionConflict.
         """
         new_version = expected_version + 1
-        result = await self.session.execute(
+        result = await self.connection.execute(
             update(tables_t)
             .where(tables_t.c.id == table_id, tables_t.c.version == expected_version)
             .values(version=new_version, updated_at=utcnow(), **changes)
@@ -312,14 +312,14 @@ def _seat(row: Any) -> SeatRecord:
 
 class SeatRepository(_Repository):
     async def list(self, table_id: int) -> list[SeatRecord]:
-        rows = await self.session.execute(
+        rows = await self.connection.execute(
             select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
         )
         return [_seat(row) for row in rows]
 
     async def tables_of_user(self, user_id: int) -> list[int]:
         """Open tables where the user sits (a player may play in several groups at once)."""
-        rows = await self.session.execute(
+        rows = await self.connection.execute(
             select(seats_t.c.table_id)
             .join(tables_t, tables_t.c.id == seats_t.c.table_id)
             .where(seats_t.c.user_id == user_id, tables_t.c.status != "closed")
@@ -330,7 +330,7 @@ class SeatRepository(_Repository):
     async def put(
         self, table_id: int, seat: int, *, user_id: int | None = None, computer_level: int | None = None
     ) -> None:
-        await self.session.execute(
+        await self.connection.execute(
             seats_t.insert().values(
                 table_id=table_id,
                 seat=seat,
@@ -342,14 +342,14 @@ class SeatRepository(_Repository):
         )
 
     async def remove(self, table_id: int, seat: int) -> bool:
-        result = await self.session.execute(
+        result = await self.connection.execute(
             delete(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
         )
         return bool(result.rowcount)  # type: ignore[attr-defined]
 
     async def count_timeout(self, table_id: int, seat: int, autoplay_after: int) -> None:
         col = seats_t.c.consecutive_timeouts
-        await self.session.execute(
+        await self.connection.execute(
             update(seats_t)
             .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
             .values(consecutive_timeouts=col + 1, autoplay=or_(seats_t.c.autoplay, col + 1 >= autoplay_after))
@@ -357,7 +357,7 @@ class SeatRepository(_Repository):
 
     async def player_is_back(self, table_id: int, seat: int) -> None:
         """He acted himself: his time-outs no longer count and he is off 托管."""
-        await self.session.execute(
+        await self.connection.execute(
             update(seats_t)
             .where(
                 seats_t.c.table_id == table_id,
@@ -368,12 +368,12 @@ class SeatRepository(_Repository):
         )
 
     async def set_autoplay(self, table_id: int, seat: int, on: bool) -> None:
-        await self.session.execute(
+        await self.connection.execute(
             update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(autoplay=on)
         )
 
     async def set_hand_message(self, table_id: int, seat: int, message_id: int | None) -> None:
-        await self.session.execute(
+        await self.connection.execute(
             update(seats_t)
             .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
             .values(hand_message_id=message_id)
@@ -396,7 +396,7 @@ def _round(row: Any) -> RoundInfo:
 
 class RoundRepository(_Repository):
     async def add(self, table_id: int, round_no: int, kind: str, seed: int, rules: dict[str, Any]) -> None:
-        await self.session.execute(
+        await self.connection.execute(
             rounds_t.insert().values(
                 table_id=table_id, round_no=round_no, kind=kind, seed=seed, rules=rules, started_at=utcnow()
             )
@@ -404,14 +404,14 @@ class RoundRepository(_Repository):
 
     async def get(self, table_id: int, round_no: int) -> RoundInfo | None:
         row = (
-            await self.session.execute(
+            await self.connection.execute(
                 select(rounds_t).where(rounds_t.c.table_id == table_id, rounds_t.c.round_no == round_no)
             )
         ).first()
         return None if row is None else _round(row)
 
     async def list(self, table_id: int) -> list[RoundInfo]:
-        rows = await self.session.execute(
+        rows = await self.connection.execute(
             select(rounds_t).where(rounds_t.c.table_id == table_id).order_by(rounds_t.c.round_no)
         )
         return [_round(row) for row in rows]
@@ -420,7 +420,7 @@ class RoundRepository(_Repository):
         self, table_id: int, round_no: int, places: Sequence[int | None], scores: Sequence[int] | None
     ) -> bool:
         """Mark the round finished; False if it already was (so its statistics are never counted twice)."""
-        result = await self.session.execute(
+        result = await self.connection.execute(
             update(rounds_t)
             .where(
                 rounds_t.c.table_id == table_id,
@@ -436,7 +436,7 @@ class RoundRepository(_Repository):
 
 class ActionLog(_Repository):
     async def append(self, table_id: int, seq: int, round_no: int, seat: int | None, action: str) -> None:
-        await self.session.execute(
+        await self.connection.execute(
             actions_t.insert().values(
                 table_id=table_id, seq=seq, round_no=round_no, seat=seat, action=action, created_at=utcnow()
             )
@@ -447,7 +447,7 @@ class ActionLog(_Repository):
     ) -> None:
         """Several moves of one round, as (seq, seat, action), in one statement."""
         now = utcnow()
-        await self.session.execute(
+        await self.connection.execute(
             actions_t.insert(),
             [
                 {
@@ -463,7 +463,7 @@ class ActionLog(_Repository):
         )
 
     async def of_round(self, table_id: int, round_no: int) -> list[LoggedAction]:
-        rows = await self.session.execute(
+        rows = await self.connection.execute(
             select(actions_t)
             .where(actions_t.c.table_id == table_id, actions_t.c.round_no == round_no)
             .order_by(actions_t.c.seq)
@@ -471,7 +471,7 @@ class ActionLog(_Repository):
         return [LoggedAction(**row._mapping) for row in rows]
 
     async def of_table(self, table_id: int) -> list[LoggedAction]:
-        rows = await self.session.execute(
+        rows = await self.connection.execute(
             select(actions_t).where(actions_t.c.table_id == table_id).order_by(actions_t.c.seq)
         )
         return [LoggedAction(**row._mapping) for row in rows]
@@ -485,7 +485,7 @@ class DeadlineRepository(_Repository):
     async def arm(self, table_id: int, version: int, kind: str, due_at: datetime) -> None:
         """Arm a deadline for this version of the table; arming the same one twice keeps the first."""
         stmt = self._insert(deadlines_t).values(table_id=table_id, version=version, kind=kind, due_at=due_at)
-        await self.session.execute(
+        await self.connection.execute(
             stmt.on_conflict_do_nothing(
                 index_elements=[deadlines_t.c.table_id, deadlines_t.c.version, deadlines_t.c.kind]
             )
@@ -493,27 +493,27 @@ class DeadlineRepository(_Repository):
 
     async def pending(self) -> list[DeadlineRecord]:
         """All deadlines not yet done, soonest first: what the scheduler re-arms at start-up."""
-        rows = await self.session.execute(
+        rows = await self.connection.execute(
             select(deadlines_t).order_by(deadlines_t.c.due_at, deadlines_t.c.id)
         )
         return [_deadline(row) for row in rows]
 
     async def of_table(self, table_id: int) -> list[DeadlineRecord]:
-        rows = await self.session.execute(
+        rows = await self.connection.execute(
             select(deadlines_t).where(deadlines_t.c.table_id == table_id).order_by(deadlines_t.c.id)
         )
         return [_deadline(row) for row in rows]
 
     async def drop_outdated(self, table_id: int, version: int) -> None:
         """A deadline armed for an older version is moot once the table has moved on."""
-        await self.session.execute(
+        await self.connection.execute(
             delete(deadlines_t).where(deadlines_t.c.table_id == table_id, deadlines_t.c.version < version)
         )
 
     async def done(self, deadline: DeadlineRecord) -> None:
         """Forget a deadline that was handled. Matched on what it was armed for, not on its id alone: SQLite
         hands a deleted row's id to the next row, which may be the deadline armed while this one was handled."""
-        await self.session.execute(
+        await self.connection.execute(
             delete(deadlines_t).where(
                 deadlines_t.c.id == deadline.id,
                 deadlines_t.c.table_id == deadline.table_id,
@@ -536,7 +536,7 @@ class DeadlineRepository(_Repository):
     ) -> DeadlineRecord | None:
         """Claim one deadline for `worker`; None if another worker holds it or it is gone."""
         now = now or utcnow()
-        result = await self.session.execute(
+        result = await self.connection.execute(
             update(deadlines_t)
             .where(deadlines_t.c.id == deadline_id, self._claimable(now, lease))
             .values(claimed_by=worker, claimed_at=now)
@@ -565,7 +565,7 @@ class DeadlineRepository(_Repository):
             # Rows another worker is claiming are skipped instead of waited for.
             due = due.with_for_update(skip_locked=True)
         # On SQLite the single writer serialises claims; the repeated condition keeps the UPDATE honest.
-        result = await self.session.execute(
+        result = await self.connection.execute(
             update(deadlines_t)
             .where(and_(deadlines_t.c.id.in_(due.scalar_subquery()), self._claimable(now, lease)))
             .values(claimed_by=worker, claimed_at=now)
@@ -578,15 +578,15 @@ class UpdateRepository(_Repository):
     async def record(self, update_id: int) -> bool:
         """Record a Telegram update id; False if it was recorded before (a redelivery to skip)."""
         stmt = self._insert(updates_t).values(update_id=update_id, processed_at=utcnow())
-        result = await self.session.execute(
+        result = await self.connection.execute(
             stmt.on_conflict_do_nothing(index_elements=[updates_t.c.update_id])
         )
         return result.rowcount == 1  # type: ignore[attr-defined]
 
     async def forget_before(self, moment: datetime) -> int:
         """Drop old ids: Telegram stops redelivering an update after 24 hours."""
-        result = await self.session.execute(delete(updates_t).where(updates_t.c.processed_at < moment))
+        result = await self.connection.execute(delete(updates_t).where(updates_t.c.processed_at < moment))
         return int(result.rowcount)  # type: ignore[attr-defined]
 
     async def count(self) -> int:
-        return int((await self.session.execute(select(func.count()).select_from(updates_t))).scalar_one())
+        return int((await self.connection.execute(select(func.count()).select_from(updates_t))).scalar_one())

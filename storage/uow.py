@@ -13,9 +13,8 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Self
 
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from storage.db import make_session_factory
 from storage.repositories import (
     ActionLog,
     DeadlineRepository,
@@ -38,43 +37,43 @@ class UnitOfWork:
     deadlines: DeadlineRepository
     updates: UpdateRepository
 
-    def __init__(self, session_factory: async_sessionmaker[AsyncSession]) -> None:
-        self._session_factory = session_factory
-        self.session: AsyncSession | None = None
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        # A Core connection, not an ORM Session: the repositories issue Core statements only, and the
+        # Session's bookkeeping on every execute was a fifth of a busy bot's time in SQLAlchemy.
+        self.connection: AsyncConnection | None = None
 
     async def __aenter__(self) -> Self:
-        session = self._session_factory()
-        bind = session.bind
-        assert bind is not None, "the session factory must be bound to an engine"
-        dialect = bind.dialect.name
-        self.session = session
-        self.groups = GroupRepository(session, dialect)
-        self.users = UserRepository(session, dialect)
-        self.tables = TableRepository(session, dialect)
-        self.seats = SeatRepository(session, dialect)
-        self.rounds = RoundRepository(session, dialect)
-        self.actions = ActionLog(session, dialect)
-        self.deadlines = DeadlineRepository(session, dialect)
-        self.updates = UpdateRepository(session, dialect)
+        connection = await self._engine.connect()
+        dialect = self._engine.dialect.name
+        self.connection = connection
+        self.groups = GroupRepository(connection, dialect)
+        self.users = UserRepository(connection, dialect)
+        self.tables = TableRepository(connection, dialect)
+        self.seats = SeatRepository(connection, dialect)
+        self.rounds = RoundRepository(connection, dialect)
+        self.actions = ActionLog(connection, dialect)
+        self.deadlines = DeadlineRepository(connection, dialect)
+        self.updates = UpdateRepository(connection, dialect)
         return self
 
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        assert self.session is not None
+        assert self.connection is not None
         try:
-            await self.session.rollback()  # nothing to undo after commit()
+            await self.connection.rollback()  # nothing to undo after commit()
         finally:
-            await self.session.close()
-            self.session = None
+            await self.connection.close()
+            self.connection = None
 
     async def commit(self) -> None:
-        assert self.session is not None, "commit() outside `async with`"
-        await self.session.commit()
+        assert self.connection is not None, "commit() outside `async with`"
+        await self.connection.commit()
 
     async def rollback(self) -> None:
-        assert self.session is not None, "rollback() outside `async with`"
-        await self.session.rollback()
+        assert self.connection is not None, "rollback() outside `async with`"
+        await self.connection.rollback()
 
 
 UnitOfWorkFactory = Callable[[], UnitOfWork]
@@ -82,5 +81,4 @@ UnitOfWorkFactory = Callable[[], UnitOfWork]
 
 def uow_factory(engine: AsyncEngine) -> UnitOfWorkFactory:
     """A factory of units of work on `engine`, what the service functions take."""
-    sessions = make_session_factory(engine)
-    return lambda: UnitOfWork(sessions)
+    return lambda: UnitOfWork(engine)

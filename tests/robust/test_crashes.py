@@ -199,7 +199,7 @@ async def test_sigkilled_again_and_again_the_match_ends_with_nothing_lost_or_dou
         async with uow() as u:
             logged = await u.actions.of_table(1)
             rebuilt = await store.rebuild_round(u, 1, view.table.round_no)
-            processed = {row[0] for row in (await u.session.execute(_processed())).all()}
+            processed = {row[0] for row in (await u.connection.execute(_processed())).all()}
     finally:
         await engine.dispose()
 

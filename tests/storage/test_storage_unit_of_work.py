@@ -94,10 +94,7 @@ async def test_exception_before_commit_leaves_table_log_and_version_as_before(
     )
     before = await _snapshot(db, seated.table_id)
 
-    from storage.db import make_session_factory
-
-    sessions = make_session_factory(db.engine)
-    crashing: UnitOfWorkFactory = lambda: _CrashBeforeCommit(sessions)  # noqa: E731
+    crashing: UnitOfWorkFactory = lambda: _CrashBeforeCommit(db.engine)  # noqa: E731
     last_action = str(rng.choice(state.legal_actions()))  # this one would end the round
     with pytest.raises(RuntimeError, match="power cut"):
         await service.apply_action(crashing, seated.table_id, version, last_action)
@@ -117,20 +114,17 @@ CRASHING_WORKER = textwrap.dedent(
     """
     import asyncio, os, sys
     from storage import make_engine, service
-    from storage.db import make_session_factory
     from storage.uow import UnitOfWork
 
     class KilledBeforeCommit(UnitOfWork):
         async def commit(self):
-            await self.session.flush()
             os._exit(9)  # the process dies with the transaction open: no rollback, no cleanup
 
     async def main():
         url, search_path, table_id, version, action = sys.argv[1:]
         kwargs = {"connect_args": {"server_settings": {"search_path": search_path}}} if search_path else {}
         engine = make_engine(url, **kwargs)
-        sessions = make_session_factory(engine)
-        await service.apply_action(lambda: KilledBeforeCommit(sessions), int(table_id), int(version), action)
+        await service.apply_action(lambda: KilledBeforeCommit(engine), int(table_id), int(version), action)
 
     asyncio.run(main())
     """
