@@ -72,12 +72,12 @@ async def test_a_forged_or_foreign_button_changes_nothing(
     await table.begin()
     alice = table.humans[0]
     outsider = emu.create_user("Mallory", language_code="en")
-    emu.start_bot(outsider)
+    started = emu.start_bot(outsider)
+    hello = await emu.wait_for_bot_message(outsider.id, after=started, timeout=10)
     await emu.wait_for(
         lambda: turn_message(emu, alice.id) is not None, timeout=10, description="Alice's turn"
     )
     mine = turn_message(emu, alice.id)
-    hello = emu.bot_messages(outsider.id)[-1]
     before = await logged_actions(bot_app)
     forged = [
         (outsider, hello, "a:1:0:x"),  # not seated at the table
