@@ -70,6 +70,18 @@ class _Players:
     first_human: dict[int, Any] = field(default_factory=dict)  # group id -> user
     taps: int = 0
     pending: set[tuple[int, int, int]] = field(default_factory=set)
+    # Until every table is seated, taps wait here (the latest per message): a table that began early
+    # would otherwise load the bot while the others are still being seated.
+    held: dict[tuple[int, int], tuple[Any, Any, tuple[int, int, int], Any]] | None = field(
+        default_factory=dict
+    )
+
+    def release(self) -> None:
+        held, self.held = self.held or {}, None
+        loop = asyncio.get_running_loop()
+        for user, msg, stamp, revision in held.values():
+            delay = self.rng.uniform(0.5, 1.5) * self.think
+            loop.call_later(delay, self._tap, user, msg, stamp, revision)
 
     def watch(self) -> None:
         journal = self.emu.journal
@@ -102,6 +114,9 @@ class _Players:
         if stamp in self.pending:
             return
         self.pending.add(stamp)
+        if self.held is not None:
+            self.held[chat_id, message_id] = (user, msg, stamp, revision)
+            return
         delay = self.rng.uniform(0.5, 1.5) * self.think
         asyncio.get_running_loop().call_later(delay, self._tap, user, msg, stamp, revision)
 
@@ -228,6 +243,7 @@ async def _emulator_process(tables: int, think: float, concurrency: int) -> None
                 return await _seat_table(emu, players, n, 1 + n % 2)
 
         seated = await asyncio.gather(*(seat(n) for n in range(tables)))
+        players.release()
         say(tables=seated, setup_s=time.perf_counter() - began)
         dropped = 0
         stop = asyncio.ensure_future(reader.readline())
@@ -542,7 +558,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bot.bench_load", description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=15.0, help="measured time, after the warm-up")
-    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument(
+        "--warmup", type=float, help="seconds before measuring (default: twice the think time, at least 5)"
+    )
     parser.add_argument("--think", type=float, default=2.0, help="a human's mean think time, seconds")
     parser.add_argument(
         "--pg", metavar="DSN", help="PostgreSQL server (e.g. postgresql://postgres@127.0.0.1/test)"
@@ -553,6 +571,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--waits", action="store_true", help="print where the bot's tasks wait, once")
     parser.add_argument("--emulator-process", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.warmup is None:
+        args.warmup = max(5.0, 2 * args.think)
     if args.emulator_process:
         asyncio.run(_emulator_process(args.tables, args.think, args.setup_concurrency))
         return

@@ -102,18 +102,18 @@ class Tables:
         # a busy bot waits for. The state is read and parsed only when the version is not the one in memory.
         mem = self.memory(table_id)
         async with self.uow() as uow:
-            table = await uow.tables.get(table_id, with_state=False)
-            if table is None:
+            scene = await uow.tables.scene(table_id)
+            if scene is None:
                 raise TableNotFound(table_id)
+            table, group, seats, users = scene.table, scene.group, scene.seats, scene.users
             if table.version != mem.version:
-                table = await uow.tables.get(table_id)
-                if table is None:
+                stored = await uow.tables.get(table_id)
+                if stored is None:
                     raise TableNotFound(table_id)
+                # Read again with its state: the version may have moved on in between.
+                table = stored
                 state = None if table.state is None else kind_named(table.kind).load(table.state)
                 mem.remember(table.version, state)
-            seats = await uow.seats.list(table_id)
-            group = await uow.groups.get(table.group_id)
-            users = await uow.users.get_many([s.user_id for s in seats if s.user_id is not None])
         infos: dict[int, render.SeatInfo] = {}
         langs: dict[int, str] = {}
         lang = group.language if group else DEFAULT_LANGUAGE
@@ -197,15 +197,19 @@ class Tables:
         version: int | None = None,
         actor: str = "player",
         update_id: int | None = None,
+        seen: Snapshot | None = None,
     ) -> store.Applied:
         """One action of a seat, the computers and automatic passes that follow it, and the views.
 
         A player's own move and what follows it up to the next player's decision are one unit of work;
         a time-out's move goes alone (it may put the seat on 托管, which the moves after it must see).
+        `seen`: the snapshot the caller just read, used when it is still the version in memory (the
+        version check in the unit of work catches anything that moved since).
         """
         mem = self.memory(table_id)
         async with mem.lock:
-            snap = await self.snapshot(table_id)
+            fresh = seen is not None and seen.table.version == mem.version and seen.state is mem.state
+            snap = seen if fresh and seen is not None else await self.snapshot(table_id)
             if version is None:
                 version = snap.table.version
             if actor != "player":

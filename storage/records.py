@@ -90,3 +90,13 @@ class DeadlineRecord:
     due_at: datetime
     claimed_by: str | None
     claimed_at: datetime | None
+
+
+@dataclass(frozen=True)
+class TableScene:
+    """A table (its state unread), its group, its seats in order and their players, read at once."""
+
+    table: TableRecord
+    group: GroupRecord | None
+    seats: list[SeatRecord]
+    users: dict[int, UserRecord]

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -35,6 +35,7 @@ from storage.records import (
     SeatRecord,
     Stats,
     TableRecord,
+    TableScene,
     UserRecord,
 )
 
@@ -76,19 +77,25 @@ def _stat_increments(table: Any, place: int | None, points: int) -> dict[str, An
     return values
 
 
+def _group(row: Any) -> GroupRecord:
+    return GroupRecord(
+        id=row.id,
+        title=row.title,
+        language=row.language,
+        turn_timeout_seconds=row.turn_timeout_seconds,
+        house_rules=row.house_rules,
+        rounds_played=row.rounds_played,
+    )
+
+
+# The statements of every tap, built once: building a statement cost about as much as running it.
+_GROUP = select(groups_t).where(groups_t.c.id == bindparam("group_id"))
+
+
 class GroupRepository(_Repository):
     async def get(self, group_id: int) -> GroupRecord | None:
-        row = (await self.connection.execute(select(groups_t).where(groups_t.c.id == group_id))).first()
-        if row is None:
-            return None
-        return GroupRecord(
-            id=row.id,
-            title=row.title,
-            language=row.language,
-            turn_timeout_seconds=row.turn_timeout_seconds,
-            house_rules=row.house_rules,
-            rounds_played=row.rounds_played,
-        )
+        row = (await self.connection.execute(_GROUP, {"group_id": group_id})).first()
+        return None if row is None else _group(row)
 
     async def ensure(self, group_id: int, title: str | None = None) -> None:
         """Create the group with default settings if it is new; keep its title current."""
@@ -155,16 +162,13 @@ def _user(row: Any) -> UserRecord:
     return UserRecord(id=row.id, name=row.name, language=row.language, stats=_stats(row))
 
 
+_USER = select(users_t).where(users_t.c.id == bindparam("user_id"))
+
+
 class UserRepository(_Repository):
     async def get(self, user_id: int) -> UserRecord | None:
-        row = (await self.connection.execute(select(users_t).where(users_t.c.id == user_id))).first()
+        row = (await self.connection.execute(_USER, {"user_id": user_id})).first()
         return None if row is None else _user(row)
-
-    async def get_many(self, user_ids: Sequence[int]) -> dict[int, UserRecord]:
-        if not user_ids:
-            return {}
-        rows = await self.connection.execute(select(users_t).where(users_t.c.id.in_(user_ids)))
-        return {row.id: _user(row) for row in rows}
 
     async def ensure(self, user_id: int, name: str, language: str | None = None) -> None:
         """Create the user if new; keep his Telegram name and language current."""
@@ -226,7 +230,50 @@ def _table(row: Any) -> TableRecord:
     )
 
 
+def _prefixed(table: Any, prefix: str) -> list[Any]:
+    return [c.label(prefix + c.name) for c in table.c]
+
+
+class _Unprefixed:
+    """A joined row's columns of one table, under their own names."""
+
+    __slots__ = ("_row", "_prefix")
+
+    def __init__(self, row: Any, prefix: str) -> None:
+        self._row, self._prefix = row, prefix
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._row, self._prefix + name)
+
+
+_TABLE_HEAD = [c for c in tables_t.c if c.name != "state"]
+_TABLE = select(tables_t).where(tables_t.c.id == bindparam("table_id"))
+_TABLE_WITHOUT_STATE = select(*_TABLE_HEAD).where(tables_t.c.id == bindparam("table_id"))
+# A table, its group, its seats and their players in one statement: what the bot reads before each move.
+_SCENE = (
+    select(*_TABLE_HEAD, *_prefixed(groups_t, "g_"), *_prefixed(seats_t, "s_"), *_prefixed(users_t, "u_"))
+    .select_from(
+        tables_t.outerjoin(groups_t, groups_t.c.id == tables_t.c.group_id)
+        .outerjoin(seats_t, seats_t.c.table_id == tables_t.c.id)
+        .outerjoin(users_t, users_t.c.id == seats_t.c.user_id)
+    )
+    .where(tables_t.c.id == bindparam("table_id"))
+    .order_by(seats_t.c.seat)
+)
+
+
 class TableRepository(_Repository):
+    async def scene(self, table_id: int) -> TableScene | None:
+        """The table (its state unread), its group, its seats in order and their players."""
+        rows = (await self.connection.execute(_SCENE, {"table_id": table_id})).all()
+        if not rows:
+            return None
+        first = rows[0]
+        seats = [_seat(_Unprefixed(r, "s_")) for r in rows if r.s_seat is not None]
+        users = {r.u_id: _user(_Unprefixed(r, "u_")) for r in rows if r.u_id is not None}
+        group = _group(_Unprefixed(first, "g_")) if first.g_id is not None else None
+        return TableScene(table=_table(first), group=group, seats=seats, users=users)
+
     async def add(
         self, group_id: int, rules: dict[str, Any], *, kind: str = "round", created_by: int | None = None
     ) -> TableRecord:
@@ -251,8 +298,8 @@ class TableRepository(_Repository):
 
     async def get(self, table_id: int, *, with_state: bool = True) -> TableRecord | None:
         """The table; with_state=False leaves its state unread (None) for a caller that holds it already."""
-        columns = tables_t.c if with_state else [c for c in tables_t.c if c.name != "state"]
-        row = (await self.connection.execute(select(*columns).where(tables_t.c.id == table_id))).first()
+        stmt = _TABLE if with_state else _TABLE_WITHOUT_STATE
+        row = (await self.connection.execute(stmt, {"table_id": table_id})).first()
         return None if row is None else _table(row)
 
     async def open_in_group(self, group_id: int) -> TableRecord | None:
@@ -310,11 +357,26 @@ def _seat(row: Any) -> SeatRecord:
     )
 
 
+_SEATS = select(seats_t).where(seats_t.c.table_id == bindparam("table_id")).order_by(seats_t.c.seat)
+_PLAYER_IS_BACK = (
+    update(seats_t)
+    .where(
+        seats_t.c.table_id == bindparam("t"),
+        seats_t.c.seat == bindparam("s"),
+        or_(seats_t.c.consecutive_timeouts != 0, seats_t.c.autoplay),
+    )
+    .values(consecutive_timeouts=0, autoplay=False)
+)
+_HAND_MESSAGE = (
+    update(seats_t)
+    .where(seats_t.c.table_id == bindparam("t"), seats_t.c.seat == bindparam("s"))
+    .values(hand_message_id=bindparam("m"))
+)
+
+
 class SeatRepository(_Repository):
     async def list(self, table_id: int) -> list[SeatRecord]:
-        rows = await self.connection.execute(
-            select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
-        )
+        rows = await self.connection.execute(_SEATS, {"table_id": table_id})
         return [_seat(row) for row in rows]
 
     async def tables_of_user(self, user_id: int) -> list[int]:
@@ -357,15 +419,7 @@ class SeatRepository(_Repository):
 
     async def player_is_back(self, table_id: int, seat: int) -> None:
         """He acted himself: his time-outs no longer count and he is off 托管."""
-        await self.connection.execute(
-            update(seats_t)
-            .where(
-                seats_t.c.table_id == table_id,
-                seats_t.c.seat == seat,
-                or_(seats_t.c.consecutive_timeouts != 0, seats_t.c.autoplay),
-            )
-            .values(consecutive_timeouts=0, autoplay=False)
-        )
+        await self.connection.execute(_PLAYER_IS_BACK, {"t": table_id, "s": seat})
 
     async def set_autoplay(self, table_id: int, seat: int, on: bool) -> None:
         await self.connection.execute(
@@ -373,11 +427,7 @@ class SeatRepository(_Repository):
         )
 
     async def set_hand_message(self, table_id: int, seat: int, message_id: int | None) -> None:
-        await self.connection.execute(
-            update(seats_t)
-            .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
-            .values(hand_message_id=message_id)
-        )
+        await self.connection.execute(_HAND_MESSAGE, {"t": table_id, "s": seat, "m": message_id})
 
 
 def _round(row: Any) -> RoundInfo:
@@ -481,6 +531,11 @@ def _deadline(row: Any) -> DeadlineRecord:
     return DeadlineRecord(**row._mapping)
 
 
+_DROP_OUTDATED = delete(deadlines_t).where(
+    deadlines_t.c.table_id == bindparam("t"), deadlines_t.c.version < bindparam("v")
+)
+
+
 class DeadlineRepository(_Repository):
     async def arm(self, table_id: int, version: int, kind: str, due_at: datetime) -> None:
         """Arm a deadline for this version of the table; arming the same one twice keeps the first."""
@@ -506,9 +561,7 @@ class DeadlineRepository(_Repository):
 
     async def drop_outdated(self, table_id: int, version: int) -> None:
         """A deadline armed for an older version is moot once the table has moved on."""
-        await self.connection.execute(
-            delete(deadlines_t).where(deadlines_t.c.table_id == table_id, deadlines_t.c.version < version)
-        )
+        await self.connection.execute(_DROP_OUTDATED, {"t": table_id, "v": version})
 
     async def done(self, deadline: DeadlineRecord) -> None:
         """Forget a deadline that was handled. Matched on what it was armed for, not on its id alone: SQLite
