@@ -20,7 +20,7 @@ from telegram import (
     Update,
 )
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
@@ -881,6 +881,11 @@ async def migrate_group(svc: Services, old_id: int, new_id: int) -> None:
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     # Log the kind of failure only: texts and hands stay out of the logs. No traceback reaches a user.
     err = context.error
+    if isinstance(err, BadRequest) and "query is too old" in str(err):
+        # An answer to a tap came after Telegram stopped waiting for it (a slow moment): the tap itself
+        # was handled; the player only missed the little confirmation.
+        log.info("a tap was answered too late")
+        return
     log.error(
         "error handling an update: %s",
         type(err).__name__,
