@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from telegram.ext import Application, ContextTypes
 
@@ -27,14 +27,21 @@ class Timers:
         self.tables = tables
         self.uow = uow
         self.worker = f"{socket.gethostname()}:{os.getpid()}"
+        self._armed: set[datetime] = set()  # the moments a sweep job is waiting for
         tables.on_deadline_armed = self.arm
 
     def arm(self, due_at: datetime) -> None:
         jq = self.app.job_queue
         if jq is None:
             return
-        delay = max(0.0, (due_at - utcnow()).total_seconds()) + 0.05
-        jq.run_once(self._sweep, when=delay, name="deadline", data=due_at)
+        # One sweep per second of due times: a sweep handles everything due by then, and a busy bot arms
+        # a deadline at nearly every move (each one a job, each job a transaction when it fires).
+        at = due_at.replace(microsecond=0) + timedelta(seconds=1) if due_at.microsecond else due_at
+        if at in self._armed:
+            return
+        self._armed.add(at)
+        delay = max(0.0, (at - utcnow()).total_seconds()) + 0.05
+        jq.run_once(self._sweep, when=delay, name="deadline", data=at)
 
     async def start(self) -> None:
         """Re-arm every pending deadline (after a restart) and sweep regularly for ones another process missed."""
@@ -49,6 +56,7 @@ class Timers:
 
     async def _sweep(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         due = context.job.data if context.job is not None else None
+        self._armed.discard(due)
         await self.sweep(due if isinstance(due, datetime) else None)
 
     async def sweep(self, due: datetime | None = None) -> int:

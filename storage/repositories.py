@@ -617,6 +617,8 @@ class DeadlineRepository(_Repository):
         if self.dialect == "postgresql":
             # Rows another worker is claiming are skipped instead of waited for.
             due = due.with_for_update(skip_locked=True)
+        elif (await self.connection.execute(due)).first() is None:
+            return []  # nothing due: no write transaction, so no wait for SQLite's one writer
         # On SQLite the single writer serialises claims; the repeated condition keeps the UPDATE honest.
         result = await self.connection.execute(
             update(deadlines_t)
@@ -635,6 +637,15 @@ class UpdateRepository(_Repository):
             stmt.on_conflict_do_nothing(index_elements=[updates_t.c.update_id])
         )
         return result.rowcount == 1  # type: ignore[attr-defined]
+
+    async def seen(self, update_id: int) -> bool:
+        """Whether the update id was recorded (by a unit of work that committed)."""
+        row = (
+            await self.connection.execute(
+                select(updates_t.c.update_id).where(updates_t.c.update_id == update_id)
+            )
+        ).first()
+        return row is not None
 
     async def forget_before(self, moment: datetime) -> int:
         """Drop old ids: Telegram stops redelivering an update after 24 hours."""

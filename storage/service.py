@@ -153,9 +153,13 @@ async def apply_actions(
     returned carries the table's version and state after the whole stretch.
     """
     async with uow_factory() as uow:
-        if update_id is not None and not await uow.updates.record(update_id):
-            raise AlreadyProcessed(update_id)
-        table = await _versioned_table(uow, table_id, expected_version, with_state=state is None)
+        try:
+            table = await _versioned_table(uow, table_id, expected_version, with_state=state is None)
+        except VersionConflict:
+            # A redelivered update whose first delivery moved the table on is not a stale button.
+            if update_id is not None and await uow.updates.seen(update_id):
+                raise AlreadyProcessed(update_id) from None
+            raise
         if table.status != "playing" or (state is None and table.state is None):
             raise NoRoundInPlay(table_id)
         kind = kind_named(table.kind)
@@ -175,8 +179,12 @@ async def apply_actions(
             moves.append((mover, str(action), state.apply(action)))
             next_move = None if follow is None or state.is_over else follow(state)
 
+        # The writes come last, with nothing slow between them: on SQLite they hold the database's one
+        # write lock from the first to the commit.
+        if update_id is not None and not await uow.updates.record(update_id):
+            raise AlreadyProcessed(update_id)
         seq = table.last_seq + len(moves)
-        # The conditional UPDATE comes first: it is the gate that lets one writer of this version through.
+        # The conditional UPDATE is the gate that lets one writer of this version through.
         version = await uow.tables.save(table_id, expected_version, state=state.to_json(), last_seq=seq)
         await uow.actions.append_many(
             table_id, table.round_no, [(table.last_seq + 1 + i, m[0], m[1]) for i, m in enumerate(moves)]
