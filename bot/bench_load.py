@@ -1,13 +1,15 @@
 """Load benchmark: many tables at once through the real bot, against the Bot API emulator.
 
     python -m bot.bench_load                    # a quick run: 20 tables
-    python -m bot.bench_load --tables 1000      # on a SQLite file in a temporary directory
+    python -m bot.bench_load --tables 1000 --think 15   # on a SQLite file in a temporary directory
     python -m bot.bench_load --tables 100 --pg postgresql://postgres@127.0.0.1:5432/test
 
 The bot (build_application + start_application, polling) runs in this process; the emulator and the
 scripted players run in a subprocess of their own, so that their work is not counted against the bot.
 Each table has one or two scripted humans (alternately) who tap a one-tap play or pass after a think
 time, and computer players in the other seats; at the end of a round a human taps "Next round".
+The players hold their taps until every table is seated. The bot's and the emulator's CPU time over the
+measured seconds are printed too (the bot's from this process, the emulator's from /proc).
 With --pg a fresh database is created on that server for the run and dropped afterwards.
 
 Printed: actions per second (every move in the action log, computers' included), the time from an
