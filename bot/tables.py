@@ -83,6 +83,17 @@ class _Memory:
     def remember(self, version: int, state: Any) -> None:
         self.state, self.version = (state, version) if isinstance(state, Match) else (None, None)
 
+    def forget(self) -> None:
+        self.state, self.version = None, None
+
+    def armed(self, planned: Sequence[tuple[str, datetime]], on_armed: Any) -> datetime | None:
+        """Note the deadlines armed for the version shown; the turn's is the one the table displays."""
+        self.due = next((at for kind, at in planned if kind == "timeout"), None)
+        if on_armed is not None:
+            for _kind, at in planned:
+                on_armed(at)
+        return self.due
+
 
 class Tables:
     def __init__(self, bot: Bot, uow: UnitOfWorkFactory, outbox: Outbox) -> None:
@@ -208,26 +219,23 @@ class Tables:
         """
         mem = self.memory(table_id)
         async with mem.lock:
-            fresh = seen is not None and seen.table.version == mem.version and seen.state is mem.state
-            snap = seen if fresh and seen is not None else await self.snapshot(table_id)
-            if version is None:
-                version = snap.table.version
-            if actor != "player":
-                applied = await store.apply_action(
-                    self.uow,
-                    table_id,
-                    version,
-                    action_text,
-                    seat=seat,
-                    actor=actor,  # type: ignore[arg-type]
-                    update_id=update_id,
-                )
-                mem.remember(applied.version, applied.state)
-                self._note_passes(mem, applied.events, auto=False)
-            else:
+            if actor == "player":
+                fresh = seen is not None and seen.table.version == mem.version and seen.state is mem.state
+                snap = seen if fresh and seen is not None else await self.snapshot(table_id)
                 stretch = await self._play(snap, mem, version, action_text, seat, actor, update_id)
                 await self._render(stretch.snap, stretch.events, stretch.acted, stretch.due)
                 return stretch.first
+            applied = await store.apply_action(
+                self.uow,
+                table_id,
+                version if version is not None else (await self.snapshot(table_id)).table.version,
+                action_text,
+                seat=seat,
+                actor=actor,  # type: ignore[arg-type]
+                update_id=update_id,
+            )
+            mem.remember(applied.version, applied.state)
+            self._note_passes(mem, applied.events, auto=False)
         await self.settle(table_id, list(applied.events), acted={seat})
         return applied
 
@@ -259,7 +267,7 @@ class Tables:
         self,
         snap: Snapshot,
         mem: _Memory,
-        version: int,
+        version: int | None,
         action_text: str,
         seat: int | None,
         actor: str,
@@ -268,6 +276,8 @@ class Tables:
         """An action and every automatic move after it, committed together; the snapshot to show after."""
         if snap.state is None:
             raise NoRoundInPlay(snap.table.id)
+        if version is None:
+            version = snap.table.version
         if actor == "player" and seat is not None:
             snap = _back(snap, seat)  # what player_is_back writes in the same unit of work
         planned: list[tuple[str, datetime]] = []
@@ -303,7 +313,7 @@ class Tables:
             )
         except VersionConflict:
             if version == snap.table.version:
-                mem.remember(-1, None)  # another writer moved the table on: read it afresh next time
+                mem.forget()  # another writer moved the table on: read it afresh next time
             raise
         last = applied[-1]
         mem.remember(last.version, last.state)
@@ -311,24 +321,19 @@ class Tables:
         acted: set[int] = set()
         for i, a in enumerate(applied):
             s = snap.seat(a.seat) if a.seat is not None else None
-            human = s is not None and s.user_id is not None
-            automatic = i > 0 or actor != "player"
-            self._note_passes(
-                mem,
-                a.events,
-                auto=automatic and human and not s.autoplay and a.action == _PASS,  # type: ignore[union-attr]
-            )
+            if s is None or s.user_id is None:
+                self._note_passes(mem, a.events, auto=False)
+            else:
+                # 要不起 is shown for a player's pass that nobody tapped (not for 托管's passes).
+                automatic = i > 0 or actor != "player"
+                self._note_passes(mem, a.events, auto=automatic and not s.autoplay and a.action == _PASS)
+                acted.add(s.seat)
             events.extend(a.events)
-            if human:
-                acted.add(a.seat)  # type: ignore[arg-type]
         after = replace(
             snap, table=replace(snap.table, version=last.version, last_seq=last.seq), state=mem.state
         )
-        mem.due = next((at for kind, at in planned if kind == "timeout"), None)
-        if self.on_deadline_armed is not None:
-            for _kind, at in planned:
-                self.on_deadline_armed(at)
-        return _Stretch(after, events, acted, mem.due, applied[0])
+        due = mem.armed(planned, self.on_deadline_armed)
+        return _Stretch(after, events, acted, due, applied[0])
 
     def _automatic(
         self, match: Match, seat: SeatRecord | None, snap: Snapshot, nth: int
@@ -501,12 +506,7 @@ class Tables:
             armed = [
                 d for d in await uow.deadlines.of_table(snap.table.id) if d.version == snap.table.version
             ]
-        due = next((d.due_at for d in armed if d.kind == "timeout"), planned[0][1])
-        mem.due = due
-        if self.on_deadline_armed is not None:
-            for d in armed:
-                self.on_deadline_armed(d.due_at)
-        return due
+        return mem.armed([(d.kind, d.due_at) for d in armed], self.on_deadline_armed)
 
     async def on_blocked(self, user_id: int) -> None:
         """A 403 from a player's private chat: his seats go on 托管 and each group is told how to fix it."""
