@@ -180,9 +180,9 @@ class Tables:
             return
         if mid is not None and not old_message_gone:
             self.outbox.drop_keyboard(group_id, mid)
-        sent = await self.outbox.send(group_id, text, markup)
-        if sent is not None:
-            await self._remember_table_message(snap.table.id, sent.message_id)
+        message_id = await self.outbox.send(group_id, text, markup)
+        if message_id is not None:
+            await self._remember_table_message(snap.table.id, message_id)
 
     async def _remember_table_message(self, table_id: int, message_id: int) -> None:
         async with self.uow() as uow:
@@ -490,10 +490,10 @@ class Tables:
         self, snap: Snapshot, seat: SeatRecord, text: str, markup: InlineKeyboardMarkup | None
     ) -> None:
         assert seat.user_id is not None
-        sent = await self.outbox.send(seat.user_id, text, markup)
-        if sent is not None:
+        message_id = await self.outbox.send(seat.user_id, text, markup)
+        if message_id is not None:
             async with self.uow() as uow:
-                await uow.seats.set_hand_message(snap.table.id, seat.seat, sent.message_id)
+                await uow.seats.set_hand_message(snap.table.id, seat.seat, message_id)
                 await uow.commit()
 
     def _deadlines(self, snap: Snapshot, state: Any) -> list[tuple[str, datetime]]:
