@@ -5,7 +5,7 @@ They never commit; the unit of work does (storage/uow.py).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -58,6 +58,17 @@ class _Repository:
     def _insert(self, table: Any) -> Any:
         # INSERT ... ON CONFLICT exists on both backends but is spelt by each dialect's own construct.
         return (postgresql.insert if self.dialect == "postgresql" else sqlite.insert)(table)
+
+    def _prebuilt(self, key: Hashable, build: Callable[[], Any]) -> Any:
+        """A statement built once per dialect and shape: building one on every call (coercions, cache
+        key) cost more than running it, on the statements every move runs."""
+        stmt = _PREBUILT.get((self.dialect, key))
+        if stmt is None:
+            stmt = _PREBUILT[(self.dialect, key)] = build()
+        return stmt
+
+
+_PREBUILT: dict[tuple[str, Hashable], Any] = {}
 
 
 def _stats(row: Any) -> Stats:
@@ -335,11 +346,22 @@ class TableRepository(_Repository):
         database lets exactly one match; the other sees rowcount 0 and gets VersionConflict.
         """
         new_version = expected_version + 1
-        result = await self.connection.execute(
-            update(tables_t)
-            .where(tables_t.c.id == table_id, tables_t.c.version == expected_version)
-            .values(version=new_version, updated_at=utcnow(), **changes)
+        names = tuple(sorted(changes))
+        stmt = self._prebuilt(
+            ("save", names),
+            lambda: (
+                update(tables_t)
+                .where(tables_t.c.id == bindparam("w_id"), tables_t.c.version == bindparam("w_version"))
+                .values(
+                    version=bindparam("s_version"),
+                    updated_at=bindparam("s_updated_at"),
+                    **{name: bindparam(f"s_{name}") for name in names},
+                )
+            ),
         )
+        params = {f"s_{name}": value for name, value in changes.items()}
+        params.update(w_id=table_id, w_version=expected_version, s_version=new_version, s_updated_at=utcnow())
+        result = await self.connection.execute(stmt, params)
         if result.rowcount != 1:  # type: ignore[attr-defined]
             raise VersionConflict(table_id, expected_version)
         return new_version
@@ -539,11 +561,14 @@ _DROP_OUTDATED = delete(deadlines_t).where(
 class DeadlineRepository(_Repository):
     async def arm(self, table_id: int, version: int, kind: str, due_at: datetime) -> None:
         """Arm a deadline for this version of the table; arming the same one twice keeps the first."""
-        stmt = self._insert(deadlines_t).values(table_id=table_id, version=version, kind=kind, due_at=due_at)
-        await self.connection.execute(
-            stmt.on_conflict_do_nothing(
+        stmt = self._prebuilt(
+            "arm",
+            lambda: self._insert(deadlines_t).on_conflict_do_nothing(
                 index_elements=[deadlines_t.c.table_id, deadlines_t.c.version, deadlines_t.c.kind]
-            )
+            ),
+        )
+        await self.connection.execute(
+            stmt, {"table_id": table_id, "version": version, "kind": kind, "due_at": due_at}
         )
 
     async def pending(self) -> list[DeadlineRecord]:
@@ -632,10 +657,11 @@ class DeadlineRepository(_Repository):
 class UpdateRepository(_Repository):
     async def record(self, update_id: int) -> bool:
         """Record a Telegram update id; False if it was recorded before (a redelivery to skip)."""
-        stmt = self._insert(updates_t).values(update_id=update_id, processed_at=utcnow())
-        result = await self.connection.execute(
-            stmt.on_conflict_do_nothing(index_elements=[updates_t.c.update_id])
+        stmt = self._prebuilt(
+            "record",
+            lambda: self._insert(updates_t).on_conflict_do_nothing(index_elements=[updates_t.c.update_id]),
         )
+        result = await self.connection.execute(stmt, {"update_id": update_id, "processed_at": utcnow()})
         return result.rowcount == 1  # type: ignore[attr-defined]
 
     async def seen(self, update_id: int) -> bool:
