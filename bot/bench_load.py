@@ -13,8 +13,8 @@ measured seconds are printed too (the bot's from this process, the emulator's fr
 With --pg a fresh database is created on that server for the run and dropped afterwards.
 
 Printed: actions per second (every move in the action log, computers' included), the time from an
-update arriving at the bot to the last Bot API call it causes (p50/p99), the bot's peak memory and the
-Bot API calls per action. The bot's rate limits are set far above Telegram's and the emulator's flood
+update arriving at the bot to the last Bot API call it causes (p50/p99), the bot's peak memory, the
+Bot API calls per action and, by method, per update. The bot's rate limits are set far above Telegram's and the emulator's flood
 limits are off: this measures the bot, not Telegram's limits.
 """
 
@@ -34,7 +34,7 @@ import tempfile
 import time
 import tracemalloc
 import uuid
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -274,6 +274,7 @@ class _Recorder:
         self.query_table: dict[str, int] = {}
         self.updates = 0
         self.api_calls = 0
+        self.by_method: Counter[str] = Counter()
         self.unattributed = 0
 
     def arrived(self, chat_id: int | None, query_id: str | None) -> None:
@@ -287,6 +288,7 @@ class _Recorder:
 
     def called(self, endpoint: str, data: dict[str, Any]) -> None:
         self.api_calls += 1
+        self.by_method[endpoint] += 1
         chat = data.get("chat_id")
         table = (
             self.table_of.get(int(chat))
@@ -488,12 +490,14 @@ async def _run(args: argparse.Namespace) -> None:
         if args.waits:
             _print_waits()
         actions0, calls0, updates0 = await _count_actions(app), recorder.api_calls, recorder.updates
+        methods0 = Counter(recorder.by_method)
         cpu0, emu_cpu0 = time.process_time(), _cpu_seconds(proc.pid)
         start = time.perf_counter()
         await asyncio.sleep(args.seconds)
         end = time.perf_counter()
         cpu, emu_cpu = time.process_time() - cpu0, _cpu_seconds(proc.pid) - emu_cpu0
         actions1, calls1, updates1 = await _count_actions(app), recorder.api_calls, recorder.updates
+        methods = recorder.by_method - methods0
         if profiler is not None:
             profiler.disable()
             profiler.dump_stats(args.profile)
@@ -540,8 +544,11 @@ async def _run(args: argparse.Namespace) -> None:
         f" ({len(lat)} updates)"
     )
     print(f"Bot API calls/action: {calls / actions:.2f}" if actions else "Bot API calls/action: n/a")
+    if updates1 > updates0:
+        each = ", ".join(f"{m} {n / (updates1 - updates0):.2f}" for m, n in methods.most_common())
+        print(f"Bot API calls/update: {each}")
     print(
-        f"bot CPU:             {cpu:.1f} s in {seconds:.0f} s (its SQLite threads included)"
+        f"bot CPU:             {cpu:.1f} s in {seconds:.0f} s (the whole bot process)"
         + (f", {1000 * cpu / actions:.2f} ms per action" if actions else "")
     )
     print(f"emulator CPU:        {emu_cpu:.1f} s (the scripted players and the fake Bot API, other process)")
