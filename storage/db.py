@@ -90,6 +90,8 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
         # SQLite's lock inside its busy handler, which sleeps in steps of up to 100 ms, and a busy bot
         # spent most of an update's latency there (bench_load: p50 1.4 s with the default pool of 5 + 10,
         # 0.3 s with one). A second process still waits on busy_timeout rather than failing at once.
+        # With the statements on the loop's thread (LoopThreadConnection) one is also required: a second
+        # connection waiting for SQLite's lock would block the loop that the holder needs to finish.
         kwargs.setdefault("pool_size", 1)
         kwargs.setdefault("max_overflow", 0)
         kwargs.setdefault("connect_args", {}).setdefault("timeout", 30)
