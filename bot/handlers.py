@@ -881,9 +881,10 @@ async def migrate_group(svc: Services, old_id: int, new_id: int) -> None:
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     # Log the kind of failure only: texts and hands stay out of the logs. No traceback reaches a user.
     err = context.error
-    if isinstance(err, BadRequest) and "query is too old" in str(err):
-        # An answer to a tap came after Telegram stopped waiting for it (a slow moment): the tap itself
-        # was handled; the player only missed the little confirmation.
+    if isinstance(err, BadRequest) and "query is too old" in str(err).lower():
+        # An answer to a tap came after Telegram stopped waiting for it (a slow moment, or the same update
+        # delivered to a second worker): the tap itself was handled; the player only missed the little
+        # confirmation. (PTB capitalises Telegram's message, hence lower().)
         log.info("a tap was answered too late")
         return
     log.error(

@@ -107,3 +107,33 @@ async def test_two_players_a_double_tap_and_a_redelivered_update_each_act_at_mos
     assert [s for s, _, _ in after] == list(range(1, len(after) + 1))
     assert not query.answer_text or "wrong" not in query.answer_text
     assert "error handling an update" not in caplog.text
+
+
+async def test_a_tap_answered_after_telegram_stopped_waiting_is_no_error(
+    bot_app: Application, emulator: TelegramEmulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Telegram waits a few seconds for a tap's answer; an answer after that (a slow moment, or a second
+    worker that got the same update) is refused. The bot logs no error and tells the player nothing."""
+    emu = emulator
+    table = await Table.seated(emu, ["Ann"])
+    await table.begin()
+    (ann,) = table.humans
+    await turn_with_a_tap(table, ann.id, random.Random(5))
+    msg = turn_message(emu, ann.id)
+    assert msg is not None
+    data = a_tap(msg)
+    await emu.wait_for_answer(emu.tap(ann, msg, data))
+    said = len(emu.bot_messages(ann.id))
+
+    late = emu.forge_tap(ann, msg, data)  # the old button again, now out of date
+    late.answered = True  # ... and Telegram no longer waits for its answer
+    answers = lambda: [  # noqa: E731
+        c
+        for c in emu.api_log
+        if c["method"] == "answerCallbackQuery" and c["params"].get("callback_query_id") == late.id
+    ]
+    await emu.wait_for(answers, timeout=5, description="the bot's answer")
+    await bot_app.bot_data["outbox"].flush()
+    assert "error handling an update" not in caplog.text
+    assert len(answers()) == 1, "the bot tried again to answer a tap Telegram gave up on"
+    assert not any("went wrong" in (m.text or "") for m in emu.bot_messages(ann.id)[said:])
