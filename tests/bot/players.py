@@ -130,7 +130,9 @@ class Table:
             if not self.step(rng, type_some=type_some):
                 try:
                     await self.emu.wait_for(
-                        lambda: done() or self.has_new_turn(), timeout=20, description="the bot to move on"
+                        lambda: done() or self.has_new_turn() or self.next_round_offered() is not None,
+                        timeout=20,
+                        description="the bot to move on",
                     )
                 except TimeoutError:
                     raise AssertionError(self.dump()) from None
@@ -143,8 +145,22 @@ class Table:
                 return True
         return False
 
+    def next_round_offered(self) -> StoredMessage | None:
+        """The round summary in the group, while its Next round button is there and nobody tapped it."""
+        for msg in reversed(self.emu.bot_messages(self.group.id)):
+            if any(b.get("callback_data", "").endswith(":next") for b in buttons(msg)):
+                stamp = (msg.message_id, len(msg.history))
+                return None if self._acted.get(self.group.id) == stamp else msg
+        return None
+
     def step(self, rng: random.Random, *, type_some: bool = True) -> bool:
+        """Every human with a turn acts once; a round that is over goes on to the next."""
         progressed = False
+        summary = self.next_round_offered()
+        if summary is not None:
+            self._acted[self.group.id] = (summary.message_id, len(summary.history))
+            self.emu.tap(self.humans[0], summary, lobby_button(summary, "next"))
+            progressed = True
         for user in self.humans:
             msg = turn_message(self.emu, user.id)
             if msg is None:
