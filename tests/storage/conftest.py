@@ -7,17 +7,14 @@ import os
 import random
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 import pytest
-from sqlalchemy.ext.asyncio import AsyncEngine
-from storage_helpers import assert_every_round_rebuilds
+from storage_helpers import Database, assert_every_round_rebuilds
 
 from storage import make_engine, uow_factory, upgrade_to_head
-from storage.uow import UnitOfWorkFactory
 
 PG_DSN = os.environ.get("GOUJI_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -37,20 +34,6 @@ def _pg_unreachable_reason() -> str | None:
 @pytest.fixture(scope="session")
 def pg_unreachable() -> str | None:
     return _pg_unreachable_reason()
-
-
-@dataclass
-class Database:
-    backend: str
-    url: str
-    engine_kwargs: dict[str, Any]
-    engine: AsyncEngine
-    uow: UnitOfWorkFactory
-    path: Path | None  # the SQLite file
-
-    def new_engine(self) -> AsyncEngine:
-        """Another engine on the same database, as a restarted bot or a second worker would have."""
-        return make_engine(self.url, **self.engine_kwargs)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

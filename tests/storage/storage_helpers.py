@@ -1,14 +1,35 @@
-"""Playing rounds through the service layer, and checking stored rounds against their logs."""
+"""The database a storage test runs on; playing rounds through the service layer, and checking stored
+rounds against their logs. (Not in conftest.py: tests/bot has a conftest too, and only one module can be
+imported as `conftest`.)"""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine import Round, Rules
-from storage import service
+from storage import make_engine, service
 from storage.aggregates import kind_named
 from storage.uow import UnitOfWorkFactory
+
+
+@dataclass
+class Database:
+    backend: str
+    url: str
+    engine_kwargs: dict[str, Any]
+    engine: AsyncEngine
+    uow: UnitOfWorkFactory
+    path: Path | None  # the SQLite file
+
+    def new_engine(self) -> AsyncEngine:
+        """Another engine on the same database, as a restarted bot or a second worker would have."""
+        return make_engine(self.url, **self.engine_kwargs)
+
 
 HUMANS = (101, 102)  # users seated at 0 and 1 in `seated_table`; the other seats are computer players
 

@@ -7,8 +7,7 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from conftest import Database
-from storage_helpers import seated_table
+from storage_helpers import Database, seated_table
 
 from storage import service
 from storage.records import DeadlineRecord

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from conftest import Database
+from storage_helpers import Database
 
 from engine import Match, Rules
 from engine.ai import computer_action, make_player

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import random
 
-from conftest import Database
-from storage_helpers import play_round, play_until, seated_table
+from storage_helpers import Database, play_round, play_until, seated_table
 
 from engine import Round
 from storage import service

@@ -6,8 +6,7 @@ import asyncio
 import random
 
 import pytest
-from conftest import Database
-from storage_helpers import HUMANS, play_round, play_until, seated_table
+from storage_helpers import HUMANS, Database, play_round, play_until, seated_table
 
 from storage import VersionConflict, service
 from storage.records import Stats

@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import Database
-from storage_helpers import seated_table
+from storage_helpers import Database, seated_table
 
 from engine import Action, IllegalAction, Round
 from storage import NotYourTurn, VersionConflict, service

@@ -11,8 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import Database
-from storage_helpers import play_until, seated_table
+from storage_helpers import Database, play_until, seated_table
 
 from engine import Action, IllegalAction, Round
 from storage import NotYourTurn, TableAlreadyOpen, VersionConflict, service

@@ -7,8 +7,7 @@ import random
 from datetime import timedelta
 
 import pytest
-from conftest import Database
-from storage_helpers import seated_table
+from storage_helpers import Database, seated_table
 
 from engine import IllegalAction
 from storage import AlreadyProcessed, service
