@@ -692,9 +692,16 @@ async def _act(
 ) -> str | None:
     """Apply one player action; the text to show when it was refused (None when it was applied)."""
     query = update.callback_query
+    tapped = query.message.message_id if query is not None and query.message is not None else None
     try:
         await svc.tables.act(
-            snap.table.id, seat, action, version=version, update_id=update.update_id, seen=snap
+            snap.table.id,
+            seat,
+            action,
+            version=version,
+            update_id=update.update_id,
+            seen=snap,
+            from_message=tapped,
         )
         return None
     except IllegalAction as e:

@@ -53,6 +53,7 @@ class Snapshot:
     state: Match | None
     infos: dict[int, render.SeatInfo]
     user_langs: dict[int, str]
+    hand_writes: int = 0  # the table's _Memory.hand_writes when this was read
 
     @property
     def lang(self) -> str:
@@ -82,6 +83,8 @@ class _Memory:
     # a pause of the loop (bench_load, 1,000 tables: a full collection took 60-110 ms, now about 45 ms).
     frozen: bytes | None = None
     version: int | None = None
+    # Hand message ids this process has written: a snapshot read before one of them holds an old id.
+    hand_writes: int = 0
 
     def remember(self, version: int, state: Any) -> None:
         if isinstance(state, Match):
@@ -122,6 +125,7 @@ class Tables:
         # One unit of work for the table, its seats, group and players: a connection from the pool is what
         # a busy bot waits for. The state is read and parsed only when the version is not the one in memory.
         mem = self.memory(table_id)
+        hand_writes = mem.hand_writes
         async with self.uow() as uow:
             scene = await uow.tables.scene(table_id)
             if scene is None:
@@ -148,7 +152,9 @@ class Tables:
                 infos[s.seat] = render.SeatInfo(s.seat, name, autoplay=s.autoplay, user_id=s.user_id)
             else:
                 infos[s.seat] = render.SeatInfo(s.seat, t(lang, "Computer {n}", n=s.seat + 1), computer=True)
-        return Snapshot(table, group, seats, state if isinstance(state, Match) else None, infos, langs)
+        return Snapshot(
+            table, group, seats, state if isinstance(state, Match) else None, infos, langs, hand_writes
+        )
 
     async def open_table_of(self, group_id: int) -> TableRecord | None:
         async with self.uow() as uow:
@@ -221,20 +227,28 @@ class Tables:
         actor: str = "player",
         update_id: int | None = None,
         seen: Snapshot | None = None,
+        from_message: int | None = None,
     ) -> store.Applied:
         """One action of a seat, the computers and automatic passes that follow it, and the views.
 
         A player's own move and what follows it up to the next player's decision are one unit of work;
         a time-out's move goes alone (it may put the seat on 托管, which the moves after it must see).
         `seen`: the snapshot the caller just read, used when it is still the version in memory (the
-        version check in the unit of work catches anything that moved since).
+        version check in the unit of work catches anything that moved since). `from_message`: the
+        private message the player tapped in, his hand message from now on.
         """
         mem = self.memory(table_id)
         async with mem.lock:
             if actor == "player":
-                fresh = seen is not None and seen.table.version == mem.version
+                fresh = (
+                    seen is not None
+                    and seen.table.version == mem.version
+                    and seen.hand_writes == mem.hand_writes
+                )
                 snap = seen if fresh and seen is not None else await self.snapshot(table_id)
-                stretch = await self._play(snap, mem, version, action_text, seat, actor, update_id)
+                stretch = await self._play(
+                    snap, mem, version, action_text, seat, actor, update_id, from_message
+                )
                 await self._render(stretch.snap, stretch.events, stretch.acted, stretch.due)
                 return stretch.first
             applied = await store.apply_action(
@@ -270,7 +284,7 @@ class Tables:
             if action is None:
                 await self._render(snap, events, set(acted or ()), await self._arm(snap, mem))
                 return
-            stretch = await self._play(snap, mem, snap.table.version, str(action), None, actor, None)
+            stretch = await self._play(snap, mem, snap.table.version, str(action), None, actor, None, None)
             stretch.events[:0] = events
             stretch.acted.update(acted or ())
             await self._render(stretch.snap, stretch.events, stretch.acted, stretch.due)
@@ -284,6 +298,7 @@ class Tables:
         seat: int | None,
         actor: str,
         update_id: int | None,
+        from_message: int | None,
     ) -> _Stretch:
         """An action and every automatic move after it, committed together; the snapshot to show after.
 
@@ -293,8 +308,14 @@ class Tables:
             raise NoRoundInPlay(snap.table.id)
         if version is None:
             version = snap.table.version
+        tapped_in = None
         if actor == "player" and seat is not None:
-            snap = _back(snap, seat)  # what player_is_back writes in the same unit of work
+            old = snap.seat(seat)
+            if from_message is not None and old is not None and old.hand_message_id != from_message:
+                # The message tapped came after the id this snapshot holds (its id was still on its way
+                # to the database, perhaps in another process): it is the one to edit from now on.
+                tapped_in = from_message
+            snap = _back(snap, seat, tapped_in)  # what the unit of work writes for the seat
         planned: list[tuple[str, datetime]] = []
 
         def plan(state: Any) -> list[tuple[str, datetime]]:
@@ -326,6 +347,7 @@ class Tables:
                 # The snapshot's own copy (every snapshot thaws its own), changed in place by the stretch;
                 # a snapshot is not used again after it was played from.
                 state=snap.state,
+                hand_message_id=tapped_in,
             )
         except VersionConflict:
             if version == snap.table.version:
@@ -477,24 +499,37 @@ class Tables:
         markup = render.hand_keyboard(
             plang, match, seat.seat, snap.table.id, snap.table.version, selection, match.legal_actions()
         )
+        # What a turn message says once the turn is past: the hand as it was, without buttons.
+        past = render.hand_text(plang, match, seat.seat, snap.infos, group_title=snap.title)
         if seat.hand_message_id is not None:
-            self.outbox.edit(
-                seat.user_id,
-                seat.hand_message_id,
-                render.hand_text(plang, match, seat.seat, snap.infos, group_title=snap.title),
-                None,
-            )
-        await self._new_hand_message(snap, seat, text, markup)
+            self.outbox.edit(seat.user_id, seat.hand_message_id, past, None)
+        await self._new_hand_message(snap, seat, text, markup, past=past)
 
     async def _new_hand_message(
-        self, snap: Snapshot, seat: SeatRecord, text: str, markup: InlineKeyboardMarkup | None
+        self,
+        snap: Snapshot,
+        seat: SeatRecord,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        *,
+        past: str | None = None,
     ) -> None:
         assert seat.user_id is not None
         message_id = await self.outbox.send(seat.user_id, text, markup)
-        if message_id is not None:
-            async with self.uow() as uow:
-                await uow.seats.set_hand_message(snap.table.id, seat.seat, message_id)
-                await uow.commit()
+        if message_id is None:
+            return
+        mem = self.memory(snap.table.id)
+        async with self.uow() as uow:
+            mine = await uow.seats.claim_hand_message(
+                snap.table.id, seat.seat, message_id, snap.table.version
+            )
+            await uow.commit()
+        mem.hand_writes += 1
+        if not mine and past is not None:
+            # The table moved on while this message was on its way (a move typed at once, or made in
+            # another process), and the views of that move went to the older message: no buttons of a
+            # turn that is over may stay behind.
+            self.outbox.edit(seat.user_id, message_id, past, None)
 
     def _deadlines(self, snap: Snapshot, state: Any) -> list[tuple[str, datetime]]:
         """The deadlines to arm when `state` is reached: a turn time (and a reminder) for a player to act."""
@@ -562,13 +597,17 @@ class _Stretch:
     first: store.Applied
 
 
-def _back(snap: Snapshot, seat: int) -> Snapshot:
-    """The snapshot with the seat's player acting himself: off 托管, his time-outs forgotten."""
+def _back(snap: Snapshot, seat: int, hand_message_id: int | None) -> Snapshot:
+    """The snapshot with the seat's player acting himself: off 托管, his time-outs forgotten, and the
+    message he acted from as his hand message when it is a newer one."""
+
+    def acting(s: SeatRecord) -> SeatRecord:
+        s = replace(s, autoplay=False, consecutive_timeouts=0)
+        return s if hand_message_id is None else replace(s, hand_message_id=hand_message_id)
+
     return replace(
         snap,
-        seats=[
-            replace(s, autoplay=False, consecutive_timeouts=0) if s.seat == seat else s for s in snap.seats
-        ],
+        seats=[acting(s) if s.seat == seat else s for s in snap.seats],
         infos={n: replace(i, autoplay=False) if n == seat else i for n, i in snap.infos.items()},
     )
 

@@ -395,6 +395,11 @@ _HAND_MESSAGE = (
     .values(hand_message_id=bindparam("m"))
 )
 
+_HAND_MESSAGE_OF = select(seats_t.c.hand_message_id).where(
+    seats_t.c.table_id == bindparam("t"), seats_t.c.seat == bindparam("s")
+)
+_VERSION_HELD = select(tables_t.c.version).where(tables_t.c.id == bindparam("t")).with_for_update(read=True)
+
 
 class SeatRepository(_Repository):
     async def list(self, table_id: int) -> list[SeatRecord]:
@@ -450,6 +455,20 @@ class SeatRepository(_Repository):
 
     async def set_hand_message(self, table_id: int, seat: int, message_id: int | None) -> None:
         await self.connection.execute(_HAND_MESSAGE, {"t": table_id, "s": seat, "m": message_id})
+
+    async def claim_hand_message(self, table_id: int, seat: int, message_id: int, version: int) -> bool:
+        """Make `message_id` the seat's hand message if the table is still at `version`; whether it is his
+        hand message now (a move since may have named it already, or left it behind).
+
+        The table row is held (shared) while deciding, so a move committing the next version comes wholly
+        before or after: a message sent for an old version never replaces the newer one.
+        """
+        now = (await self.connection.execute(_VERSION_HELD, {"t": table_id})).scalar_one_or_none()
+        if now == version:
+            await self.connection.execute(_HAND_MESSAGE, {"t": table_id, "s": seat, "m": message_id})
+            return True
+        current = await self.connection.execute(_HAND_MESSAGE_OF, {"t": table_id, "s": seat})
+        return current.scalar_one_or_none() == message_id
 
 
 def _round(row: Any) -> RoundInfo:

@@ -143,6 +143,7 @@ async def apply_actions(
     deadlines: DeadlinePlan | None = None,
     follow: FollowUp | None = None,
     state: Aggregate | None = None,
+    hand_message_id: int | None = None,
 ) -> list[Applied]:
     """Apply an action and the moves `follow` names after it, all in one unit of work: one version step,
     one write of the state, every move in the log. Checks and errors as for apply_action (on the first
@@ -151,6 +152,9 @@ async def apply_actions(
     `state`, when given, is the caller's copy of the stored state at `expected_version` (it is read from
     the database otherwise); it is changed in place, and is worthless if this raises. Every Applied
     returned carries the table's version and state after the whole stretch.
+
+    `hand_message_id`: the message the player acted from, written as his hand message with the move
+    (the id the bot stored may be an older one while the message tapped was still being recorded).
     """
     async with uow_factory() as uow:
         try:
@@ -195,6 +199,8 @@ async def apply_actions(
                 await uow.seats.count_timeout(table_id, first_mover, AUTOPLAY_AFTER_TIMEOUTS)
             elif actor == "player":
                 await uow.seats.player_is_back(table_id, first_mover)
+                if hand_message_id is not None:
+                    await uow.seats.set_hand_message(table_id, first_mover, hand_message_id)
 
         places = scores = None
         if state.is_over:

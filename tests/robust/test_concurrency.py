@@ -3,14 +3,18 @@ applies at most once, in order, and the log stays continuous."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+from pathlib import Path
 
 import pytest
-from players import Table, buttons, turn_message
+from players import Table, buttons, choose_tap, turn_message
 from telegram import Update
 from telegram.ext import Application
 
 from bot.emulator import TelegramEmulator
+from bot.emulator.state import StoredMessage
+from storage import make_engine, service, uow_factory
 
 
 async def logged(app: Application) -> list[tuple[int, int | None, str]]:
@@ -106,6 +110,107 @@ async def test_two_players_a_double_tap_and_a_redelivered_update_each_act_at_mos
     assert [s for s, _, _ in after] == list(range(1, len(after) + 1))
     assert not query.answer_text or "wrong" not in query.answer_text
     assert "error handling an update" not in caplog.text
+
+
+async def test_a_turn_message_acted_on_before_the_bot_recorded_it_keeps_no_buttons(
+    bot_app: Application, emulator: TelegramEmulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The player is quicker than the bot: he taps (or types) in a new turn message while the bot is still
+    waiting for Telegram's answer with its id. His move must leave that message without buttons."""
+    emu = emulator
+    outbox = bot_app.bot_data["outbox"]
+    send = outbox.send
+
+    def slow_answer(chat_id: int, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        async def late() -> int | None:
+            message_id = await send(chat_id, *args, **kwargs)
+            if chat_id > 0:  # a private chat: the message is on screen, its id not back yet
+                await asyncio.sleep(0.3)
+            return message_id
+
+        return asyncio.ensure_future(late())
+
+    monkeypatch.setattr(outbox, "send", slow_answer)
+    table = await Table.seated(emu, ["Ann"])
+    await table.begin()
+    (ann,) = table.humans
+    rng = random.Random(3)
+    acted_in: list[int] = []
+    for turn in range(8):
+        seen = {m.message_id for m in emu.bot_messages(ann.id)}
+
+        def new_turn(seen: set[int] = seen) -> StoredMessage | None:
+            msg = turn_message(emu, ann.id)
+            return msg if msg is not None and msg.message_id not in seen else None
+
+        try:
+            msg = await emu.wait_for(new_turn, timeout=10, description="Ann's next turn")
+        except TimeoutError:
+            break  # the round is over
+        data = choose_tap(msg, rng)
+        assert data.startswith("a:"), "round 1 has no tribute to compose"
+        if turn % 2 and data.split(":")[3][:1] == "p":
+            label = next(b["text"] for b in buttons(msg) if b["callback_data"] == data)
+            emu.user_sends(ann, ann.id, label.removeprefix("▶ "))
+        else:
+            emu.tap(ann, msg, data)
+        acted_in.append(msg.message_id)
+
+    def left_with_buttons() -> list[int]:
+        chat = emu.world.chat(ann.id)
+        return [m for m in acted_in if any(buttons(chat.messages[m]))]
+
+    assert len(acted_in) >= 3
+    await emu.wait_for(lambda: not left_with_buttons(), timeout=10, description="no buttons left behind")
+
+
+async def test_a_turn_message_whose_turn_another_worker_closed_meanwhile_loses_its_buttons(
+    bot_app: Application, emulator: TelegramEmulator, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Two bot processes: while this one's new turn message is on its way, the player's move (typed at
+    once) reaches the other one, which moves the table on and shows it in the message it knew of."""
+    emu = emulator
+    table = await Table.seated(emu, ["Ann"])
+    await table.begin()
+    (ann,) = table.humans
+    rng = random.Random(4)
+    await turn_with_a_tap(table, ann.id, rng)
+    other = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'gouji.db'}")
+    outbox = bot_app.bot_data["outbox"]
+    send = outbox.send
+    raced: list[int] = []
+
+    def other_worker_moves_on(chat_id: int, text: str, markup=None, **kwargs):  # noqa: ANN001, ANN003, ANN202
+        async def sent() -> int | None:
+            message_id = await send(chat_id, text, markup, **kwargs)
+            if chat_id == ann.id and markup is not None and not raced and message_id is not None:
+                raced.append(message_id)
+                view = await service.load_table(uow_factory(other), 1)
+                assert view.state is not None
+                mover = view.state.current_player
+                action = next((a for a in view.state.legal_actions() if str(a) == "pass"), None)
+                await service.apply_actions(
+                    uow_factory(other),
+                    1,
+                    view.table.version,
+                    str(action or view.state.legal_actions()[0]),
+                    seat=mover,
+                )
+            return message_id
+
+        return asyncio.ensure_future(sent())
+
+    monkeypatch.setattr(outbox, "send", other_worker_moves_on)
+    try:
+        msg = turn_message(emu, ann.id)
+        assert msg is not None
+        emu.tap(ann, msg, a_tap(msg))
+        await emu.wait_for(lambda: raced, timeout=10, description="Ann's next turn message")
+        left = emu.world.chat(ann.id).messages[raced[0]]
+        await emu.wait_for(lambda: not any(buttons(left)), timeout=5, description="its buttons gone")
+        assert "Your cards" in (left.text or "") and "Your turn" not in (left.text or "")
+    finally:
+        await other.dispose()
 
 
 async def test_a_tap_answered_after_telegram_stopped_waiting_is_no_error(
