@@ -846,6 +846,10 @@ async def on_lobby(
     if snap.table.status != "lobby":
         await query.answer(t(lang, "That button is out of date."))
         return
+    if snap.table.table_message_id is None and query.message is not None:
+        # Tapped before the bot had stored the lobby's id (Telegram's answer with it was still on its way):
+        # this is the lobby message, to be edited, not posted a second time.
+        await svc.tables.remember_table_message(snap.table.id, query.message.message_id)
     if arg == "join" or arg.startswith("seat"):
         seat = int(arg[4:]) if arg.startswith("seat") and arg[4:].isdigit() else None
         result = await _seat_user(context, svc, update, snap.table.id, seat)

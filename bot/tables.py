@@ -188,9 +188,9 @@ class Tables:
             self.outbox.drop_keyboard(group_id, mid)
         message_id = await self.outbox.send(group_id, text, markup)
         if message_id is not None:
-            await self._remember_table_message(snap.table.id, message_id)
+            await self.remember_table_message(snap.table.id, message_id)
 
-    async def _remember_table_message(self, table_id: int, message_id: int) -> None:
+    async def remember_table_message(self, table_id: int, message_id: int) -> None:
         async with self.uow() as uow:
             await uow.tables.set_table_message(table_id, message_id)
             await uow.commit()

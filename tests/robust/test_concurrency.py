@@ -112,25 +112,44 @@ async def test_two_players_a_double_tap_and_a_redelivered_update_each_act_at_mos
     assert "error handling an update" not in caplog.text
 
 
+def answers_come_late(monkeypatch: pytest.MonkeyPatch, app: Application) -> None:
+    """Telegram's answer to each new message, with its id, reaches the bot 0.3 s after people see it."""
+    outbox = app.bot_data["outbox"]
+    send = outbox.send
+
+    def slow_answer(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        async def late() -> int | None:
+            message_id = await send(*args, **kwargs)
+            await asyncio.sleep(0.3)
+            return message_id
+
+        return asyncio.ensure_future(late())
+
+    monkeypatch.setattr(outbox, "send", slow_answer)
+
+
+async def test_a_lobby_tapped_before_the_bot_stored_its_id_is_edited_not_posted_again(
+    bot_app: Application, emulator: TelegramEmulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    emu = emulator
+    answers_come_late(monkeypatch, bot_app)
+    # Each player taps Join the moment the lobby appears; Table.seated waits for their names in it.
+    table = await Table.seated(emu, ["Ann", "Ben"])
+    lobbies = [
+        m
+        for m in emu.bot_messages(table.group.id)
+        if any(b["callback_data"].endswith(":join") for b in buttons(m))
+    ]
+    assert [m.message_id for m in lobbies] == [table.lobby_now().message_id]
+
+
 async def test_a_turn_message_acted_on_before_the_bot_recorded_it_keeps_no_buttons(
     bot_app: Application, emulator: TelegramEmulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The player is quicker than the bot: he taps (or types) in a new turn message while the bot is still
     waiting for Telegram's answer with its id. His move must leave that message without buttons."""
     emu = emulator
-    outbox = bot_app.bot_data["outbox"]
-    send = outbox.send
-
-    def slow_answer(chat_id: int, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        async def late() -> int | None:
-            message_id = await send(chat_id, *args, **kwargs)
-            if chat_id > 0:  # a private chat: the message is on screen, its id not back yet
-                await asyncio.sleep(0.3)
-            return message_id
-
-        return asyncio.ensure_future(late())
-
-    monkeypatch.setattr(outbox, "send", slow_answer)
+    answers_come_late(monkeypatch, bot_app)
     table = await Table.seated(emu, ["Ann"])
     await table.begin()
     (ann,) = table.humans
