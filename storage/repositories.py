@@ -398,7 +398,12 @@ _HAND_MESSAGE = (
 _HAND_MESSAGE_OF = select(seats_t.c.hand_message_id).where(
     seats_t.c.table_id == bindparam("t"), seats_t.c.seat == bindparam("s")
 )
-_VERSION_HELD = select(tables_t.c.version).where(tables_t.c.id == bindparam("t")).with_for_update(read=True)
+_HAND_MESSAGE_AT_VERSION = _HAND_MESSAGE.where(
+    select(tables_t.c.id)
+    .where(tables_t.c.id == bindparam("t"), tables_t.c.version == bindparam("v"))
+    .with_for_update(read=True)
+    .exists()
+)
 
 
 class SeatRepository(_Repository):
@@ -463,9 +468,9 @@ class SeatRepository(_Repository):
         The table row is held (shared) while deciding, so a move committing the next version comes wholly
         before or after: a message sent for an old version never replaces the newer one.
         """
-        now = (await self.connection.execute(_VERSION_HELD, {"t": table_id})).scalar_one_or_none()
-        if now == version:
-            await self.connection.execute(_HAND_MESSAGE, {"t": table_id, "s": seat, "m": message_id})
+        params = {"t": table_id, "s": seat, "m": message_id, "v": version}
+        result = await self.connection.execute(_HAND_MESSAGE_AT_VERSION, params)
+        if result.rowcount == 1:  # type: ignore[attr-defined]
             return True
         current = await self.connection.execute(_HAND_MESSAGE_OF, {"t": table_id, "s": seat})
         return current.scalar_one_or_none() == message_id
