@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from players import Table, buttons, choose_tap, turn_message
@@ -112,20 +114,33 @@ async def test_two_players_a_double_tap_and_a_redelivered_update_each_act_at_mos
     assert "error handling an update" not in caplog.text
 
 
-def answers_come_late(monkeypatch: pytest.MonkeyPatch, app: Application) -> None:
-    """Telegram's answer to each new message, with its id, reaches the bot 0.3 s after people see it."""
+Meanwhile = Callable[[int, Any, int | None], Awaitable[None]]
+
+
+def before_the_id_comes_back(monkeypatch: pytest.MonkeyPatch, app: Application, meanwhile: Meanwhile) -> None:
+    """Each new message is on screen before Telegram's answer with its id reaches the bot: `meanwhile`
+    (chat id, keyboard, message id) runs in between."""
     outbox = app.bot_data["outbox"]
     send = outbox.send
 
-    def slow_answer(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        async def late() -> int | None:
-            message_id = await send(*args, **kwargs)
-            await asyncio.sleep(0.3)
+    def sending(chat_id: int, text: str, markup: Any = None, **kwargs: Any) -> asyncio.Future[int | None]:
+        async def sent() -> int | None:
+            message_id = await send(chat_id, text, markup, **kwargs)
+            await meanwhile(chat_id, markup, message_id)
             return message_id
 
-        return asyncio.ensure_future(late())
+        return asyncio.ensure_future(sent())
 
-    monkeypatch.setattr(outbox, "send", slow_answer)
+    monkeypatch.setattr(outbox, "send", sending)
+
+
+def answers_come_late(monkeypatch: pytest.MonkeyPatch, app: Application) -> None:
+    """Telegram's answer to each new message, with its id, reaches the bot 0.3 s after people see it."""
+
+    async def pause(_chat_id: int, _markup: Any, _message_id: int | None) -> None:
+        await asyncio.sleep(0.3)
+
+    before_the_id_comes_back(monkeypatch, app, pause)
 
 
 async def test_a_lobby_tapped_before_the_bot_stored_its_id_is_edited_not_posted_again(
@@ -195,31 +210,21 @@ async def test_a_turn_message_whose_turn_another_worker_closed_meanwhile_loses_i
     rng = random.Random(4)
     await turn_with_a_tap(table, ann.id, rng)
     other = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'gouji.db'}")
-    outbox = bot_app.bot_data["outbox"]
-    send = outbox.send
+    other_uow = uow_factory(other)
     raced: list[int] = []
 
-    def other_worker_moves_on(chat_id: int, text: str, markup=None, **kwargs):  # noqa: ANN001, ANN003, ANN202
-        async def sent() -> int | None:
-            message_id = await send(chat_id, text, markup, **kwargs)
-            if chat_id == ann.id and markup is not None and not raced and message_id is not None:
-                raced.append(message_id)
-                view = await service.load_table(uow_factory(other), 1)
-                assert view.state is not None
-                mover = view.state.current_player
-                action = next((a for a in view.state.legal_actions() if str(a) == "pass"), None)
-                await service.apply_actions(
-                    uow_factory(other),
-                    1,
-                    view.table.version,
-                    str(action or view.state.legal_actions()[0]),
-                    seat=mover,
-                )
-            return message_id
+    async def other_worker_moves_on(chat_id: int, markup: Any, message_id: int | None) -> None:
+        if chat_id == ann.id and markup is not None and not raced and message_id is not None:
+            raced.append(message_id)
+            view = await service.load_table(other_uow, 1)
+            assert view.state is not None
+            legal = view.state.legal_actions()
+            action = next((a for a in legal if str(a) == "pass"), legal[0])
+            await service.apply_actions(
+                other_uow, 1, view.table.version, str(action), seat=view.state.current_player
+            )
 
-        return asyncio.ensure_future(sent())
-
-    monkeypatch.setattr(outbox, "send", other_worker_moves_on)
+    before_the_id_comes_back(monkeypatch, bot_app, other_worker_moves_on)
     try:
         msg = turn_message(emu, ann.id)
         assert msg is not None
