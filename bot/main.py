@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     quiet_request_logs()
     if args.playground or not settings.bot_token:
-        from .playground import serve
+        from playground import serve
 
         port = settings.playground_port if args.port is None else args.port
         return serve(settings, port=port, hint=None if settings.bot_token else BOTFATHER_STEPS)

@@ -11,8 +11,8 @@ from telegram.ext import Application
 
 from bot.app import build_application, start_application, stop_application
 from bot.config import Settings
-from bot.emulator import TelegramEmulator
-from bot.emulator.pytest_fixtures import emulator
+from emulator import TelegramEmulator
+from emulator.pytest_fixtures import emulator
 
 __all__ = ["emulator"]
 

@@ -6,8 +6,8 @@ import random
 import re
 from collections.abc import Sequence
 
-from bot.emulator import TelegramEmulator
-from bot.emulator.state import Chat, StoredMessage, User
+from emulator import TelegramEmulator
+from emulator.state import Chat, StoredMessage, User
 
 ROUND_OVER = re.compile(r"(Round \d+ is over|第 \d+ 局结束)")
 

@@ -7,7 +7,7 @@ import random
 from players import Table, round_summaries
 from telegram.ext import Application
 
-from bot.emulator import TelegramEmulator
+from emulator import TelegramEmulator
 
 
 async def test_whole_round_one_human_five_computers(bot_app: Application, emulator: TelegramEmulator) -> None:

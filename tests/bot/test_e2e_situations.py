@@ -9,7 +9,7 @@ from players import Table, buttons, lobby_button, round_summaries, turn_message
 from telegram.ext import Application
 
 from bot.app import stop_application
-from bot.emulator import TelegramEmulator
+from emulator import TelegramEmulator
 from storage import service as store
 
 

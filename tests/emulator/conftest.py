@@ -1,3 +1,3 @@
-from bot.emulator.pytest_fixtures import emulated_bot, emulator
+from emulator.pytest_fixtures import emulated_bot, emulator
 
 __all__ = ["emulated_bot", "emulator"]

@@ -19,7 +19,7 @@ from telegram import (
 from telegram.constants import ChatType, MessageEntityType, ParseMode
 from telegram.error import BadRequest, EndPointNotFound, Forbidden
 
-from bot.emulator import TelegramEmulator
+from emulator import TelegramEmulator
 
 
 def keyboard(*labels: str) -> InlineKeyboardMarkup:

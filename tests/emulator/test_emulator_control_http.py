@@ -10,7 +10,7 @@ import aiohttp
 import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.emulator import TelegramEmulator
+from emulator import TelegramEmulator
 
 
 class Control:

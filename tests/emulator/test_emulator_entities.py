@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.emulator.entities import detect_entities, format_text, parse_html, utf16_len
-from bot.emulator.errors import ApiError
+from emulator.entities import detect_entities, format_text, parse_html, utf16_len
+from emulator.errors import ApiError
 
 
 def spans(text: str, entities: list[dict]) -> list[tuple[str, str]]:

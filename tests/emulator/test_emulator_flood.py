@@ -9,7 +9,7 @@ from telegram import Bot
 from telegram.error import RetryAfter
 from telegram.ext import AIORateLimiter, ExtBot
 
-from bot.emulator import FloodLimits, TelegramEmulator, User
+from emulator import FloodLimits, TelegramEmulator, User
 
 # PTB itself reads RetryAfter.retry_after, which warns about its coming change to a timedelta.
 pytestmark = pytest.mark.filterwarnings("ignore:.*retry_after.*:telegram.warnings.PTBDeprecationWarning")

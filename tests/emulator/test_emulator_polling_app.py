@@ -15,7 +15,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.emulator import TelegramEmulator
+from emulator import TelegramEmulator
 
 
 async def echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -7,7 +7,7 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
-from bot.emulator import TelegramEmulator
+from emulator import TelegramEmulator
 
 
 async def test_bot_cannot_write_first_to_a_user(emulated_bot: Bot, emulator: TelegramEmulator) -> None:

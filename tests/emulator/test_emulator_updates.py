@@ -9,7 +9,7 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ChatMemberStatus, MessageEntityType
 from telegram.error import Conflict
 
-from bot.emulator import EmulatorError, TelegramEmulator
+from emulator import EmulatorError, TelegramEmulator
 
 
 async def test_long_poll_returns_as_soon_as_an_update_arrives(

@@ -13,7 +13,7 @@ from telegram import Bot, Update
 from telegram.error import Conflict
 from telegram.ext import Application, CommandHandler, ContextTypes
 
-from bot.emulator import TelegramEmulator
+from emulator import TelegramEmulator
 
 SECRET = "table-secret_42"
 

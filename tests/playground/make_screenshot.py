@@ -1,4 +1,4 @@
-"""Take bot/playground/screenshot.png: a round in progress with two human players and four computers.
+"""Take playground/screenshot.png: a round in progress with two human players and four computers.
 
     .venv/bin/python tests/playground/make_screenshot.py [OUT.png]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playground_browser import GROUP, ROUND_OVER, Browser, PageSession, PlaygroundThread, unavailable
 
-from bot.playground import Playground
+from playground import Playground
 
 pytestmark = pytest.mark.skipif(unavailable() is not None, reason=f"no browser: {unavailable()}")
 

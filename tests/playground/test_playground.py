@@ -18,7 +18,7 @@ import aiohttp
 import pytest
 
 from bot.main import main
-from bot.playground import Playground
+from playground import Playground
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -13,8 +13,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bot"))
 
 from bot.app import build_application, start_application, stop_application  # noqa: E402
 from bot.config import Settings  # noqa: E402
-from bot.emulator import TelegramEmulator  # noqa: E402
-from bot.emulator.pytest_fixtures import emulator  # noqa: E402
+from emulator import TelegramEmulator  # noqa: E402
+from emulator.pytest_fixtures import emulator  # noqa: E402
 
 __all__ = ["emulator"]
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from players import Table, hands_seen, turn_message
 from telegram.ext import Application
 
-from bot.emulator import TelegramEmulator
 from bot.main import quiet_request_logs
+from emulator import TelegramEmulator
 
 JUNK = [
     "x" * 5000,

@@ -14,8 +14,8 @@ from players import Table, buttons, choose_tap, turn_message
 from telegram import Update
 from telegram.ext import Application
 
-from bot.emulator import TelegramEmulator
-from bot.emulator.state import StoredMessage
+from emulator import TelegramEmulator
+from emulator.state import StoredMessage
 from storage import make_engine, service, uow_factory
 
 

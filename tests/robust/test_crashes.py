@@ -19,8 +19,8 @@ from pathlib import Path
 
 from players import buttons, choose_tap, round_summaries, turn_message
 
-from bot.emulator import CallbackQuery, TelegramEmulator
-from bot.emulator.state import StoredMessage, User
+from emulator import CallbackQuery, TelegramEmulator
+from emulator.state import StoredMessage, User
 from storage import make_engine, uow_factory
 from storage import service as store
 

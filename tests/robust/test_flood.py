@@ -19,7 +19,7 @@ from players import Table, round_summaries
 from bot import render
 from bot.app import build_application, start_application, stop_application
 from bot.config import Settings
-from bot.emulator import FloodLimits, TelegramEmulator
+from emulator import FloodLimits, TelegramEmulator
 
 SPEED = 10.0  # emulated seconds per real second
 

@@ -26,7 +26,7 @@ import pytest
 from aiohttp import web
 from players import Table
 
-from bot.emulator import TelegramEmulator
+from emulator import TelegramEmulator
 from storage import make_engine, uow_factory
 from storage.service import rebuild_round
 

@@ -1,4 +1,4 @@
-"""Run the emulator on its own: ``python -m bot.emulator --port 8081``.
+"""Run the emulator on its own: ``python -m emulator --port 8081``.
 
 Point a bot at ``http://127.0.0.1:PORT/bot`` (PTB's ``base_url``) and drive the users' side
 through the /_emu/ routes.

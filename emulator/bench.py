@@ -1,6 +1,6 @@
 """Throughput and latency of the emulator as a real PTB bot sees them.
 
-    python -m bot.emulator.bench [--messages 500]
+    python -m emulator.bench [--messages 500]
 
 Prints sendMessage round trips per second through ``telegram.Bot``, and the time from a user's
 message to the echo of a polling ``Application`` (median and 95th percentile).

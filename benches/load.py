@@ -1,8 +1,8 @@
 """Load benchmark: many tables at once through the real bot, against the Bot API emulator.
 
-    python -m bot.bench_load                    # a quick run: 20 tables
-    python -m bot.bench_load --tables 1000 --think 15   # on a SQLite file in a temporary directory
-    python -m bot.bench_load --tables 100 --pg postgresql://postgres@127.0.0.1:5432/test
+    python -m benches.load                    # a quick run: 20 tables
+    python -m benches.load --tables 1000 --think 15   # on a SQLite file in a temporary directory
+    python -m benches.load --tables 100 --pg postgresql://postgres@127.0.0.1:5432/test
 
 The bot (build_application + start_application, polling) runs in this process; the emulator and the
 scripted players run in a subprocess of their own, so that their work is not counted against the bot.
@@ -222,7 +222,7 @@ def _trim(emu: Any) -> int:
 
 
 async def _emulator_process(tables: int, think: float, concurrency: int) -> None:
-    from bot.emulator import TelegramEmulator
+    from emulator import TelegramEmulator
 
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
@@ -421,7 +421,7 @@ async def _run(args: argparse.Namespace) -> None:
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "bot.bench_load",
+        "benches.load",
         "--emulator-process",
         "--tables",
         str(args.tables),
@@ -564,7 +564,7 @@ async def _run(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bot.bench_load", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benches.load", description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=15.0, help="measured time, after the warm-up")
     parser.add_argument(

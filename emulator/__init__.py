@@ -12,8 +12,8 @@
 Modules: ``server`` (HTTP, life cycle), ``methods`` (Bot API methods), ``control`` (what users do,
 reading back, waiting), ``control_http`` (the same over /_emu/), ``state`` (users, chats, messages),
 ``updates`` (getUpdates and webhook delivery), ``entities`` (parse_mode parsing), ``flood`` (429s),
-``journal`` (event log), ``pytest_fixtures``; ``python -m bot.emulator`` serves it standalone and
-``python -m bot.emulator.bench`` measures it.
+``journal`` (event log), ``pytest_fixtures``; ``python -m emulator`` serves it standalone and
+``python -m emulator.bench`` measures it.
 """
 
 from .errors import ApiError

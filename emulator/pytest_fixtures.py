@@ -1,6 +1,6 @@
 """Pytest fixtures for tests that talk to the emulator.
 
-Import them into a conftest (``from bot.emulator.pytest_fixtures import emulated_bot, emulator``)
+Import them into a conftest (``from emulator.pytest_fixtures import emulated_bot, emulator``)
 or list the module in the root conftest's ``pytest_plugins``; a test then
 asks for ``emulator`` (a started :class:`TelegramEmulator`) and ``emulated_bot`` (an initialised
 ``telegram.Bot`` pointed at it).

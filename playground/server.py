@@ -12,10 +12,11 @@ from typing import Any
 from aiohttp import web
 from telegram.ext import Application
 
-from ..app import build_application, start_application, stop_application
-from ..config import Settings
-from ..emulator import TelegramEmulator
-from ..emulator.state import Chat, User
+from bot.app import build_application, start_application, stop_application
+from bot.config import Settings
+from emulator import TelegramEmulator
+from emulator.state import Chat, User
+
 from . import api
 
 HOST = "127.0.0.1"
