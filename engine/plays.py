@@ -50,9 +50,10 @@ def beats_shape(new: Shape, old: Shape, two_big_kill_one: bool = False) -> bool:
     With both sorted, the old play reads R…R B…B v…v and the new R'…B'…v'…. The R-positions of the old play
     cannot be beaten, its B-positions need R's, and every v' of the new play faces a v of the old one.
     """
-    if two_big_kill_one and old.nr == 1 and new.nr == 2 and new.nb == old.nb and old.n and new.n == old.n:
-        # R2.5 二杀一: one more 大王 and a higher non-joker part of the same count (RAA falls to RR22).
-        if new.v > old.v:
+    if two_big_kill_one and old.nr == 1 and new.nr == 2 and new.nb == old.nb and new.n == old.n:
+        # R2.5 二杀一: one more 大王 and a non-joker part of the same count, higher where there is one (RAA
+        # falls to RR22; a lone R falls to RR, S0 §4 "无论单出大、小王还是挂花时").
+        if new.n == 0 or new.v > old.v:
             return True
     if new.size != old.size or old.nr:
         return False

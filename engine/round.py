@@ -488,8 +488,12 @@ class Round:
                         out.append(counts_of(-1, 0, 0, nb, nr))
                     elif old.n:
                         normals(rest, old.v, nb, nr)
-        elif rules.two_big_kill_one and old.nr == 1 and old.n and big >= 2 and small >= old.nb:
-            normals(old.n, old.v, old.nb, 2)
+        elif rules.two_big_kill_one and old.nr == 1 and big >= 2 and small >= old.nb:
+            # R2.5: one more R, the same B, and the non-joker part again (none under a joker-only play).
+            if old.n:
+                normals(old.n, old.v, old.nb, 2)
+            else:
+                out.append(counts_of(-1, 0, 0, old.nb, 2))
         return out
 
     def _plain_leads(self, s: int) -> list[Counts]:
@@ -793,6 +797,19 @@ class Round:
         rnd.burner, rnd.burn_victim, rnd.burn_stake = d["burn"]
         rnd.arisen = [_parse_debt(x) for x in d["arisen"]]
         rnd.over = d["over"]
+        return rnd
+
+    def clone(self) -> Round:
+        """An independent copy, cheap enough for search rollouts (issue 16): the mutable lists are copied, the
+        immutable values (rules, Top, Debt, tuples) shared. ``to_json``/``from_json`` or pickling cost 20–50×
+        more, which a search that copies the state once per rollout cannot afford."""
+        rnd = Round.__new__(Round)
+        d = self.__dict__.copy()
+        d["hands"] = [h[:] for h in self.hands]
+        for name in ("pile", "opened", "natural", "declared", "out", "dead", "gousi_left", "bound", "queue"):
+            d[name] = d[name][:]
+        d["arisen"] = self.arisen[:]
+        rnd.__dict__ = d
         return rnd
 
     def __eq__(self, other: object) -> bool:

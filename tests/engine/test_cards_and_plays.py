@@ -92,6 +92,16 @@ def test_r2_5_two_big_kill_one_is_off_by_default_and_lets_rr22_beat_raa() -> Non
     assert not beats("RR222", "RAA", two_big_kill_one=True)  # and of the same count
 
 
+def test_r2_5_a_lone_big_joker_falls_to_two_and_the_joker_parts_must_match() -> None:
+    # S0 §4: "无论单出大、小王还是挂花时": both non-joker parts are empty.
+    assert not beats("RR", "R")
+    assert beats("RR", "R", two_big_kill_one=True)
+    assert beats("RRB", "RB", two_big_kill_one=True)
+    assert not beats("RR", "RB", two_big_kill_one=True)  # the same number of B
+    assert not beats("RRA", "R", two_big_kill_one=True)  # the same non-joker count
+    assert not beats("RRR", "RR", two_big_kill_one=True)  # only a play with one R falls this way
+
+
 def test_r3_1_gouji_thresholds() -> None:
     assert gouji("TTTTT") and not gouji("TTTT")
     assert gouji("JJJJ") and not gouji("JJJ")
