@@ -1,10 +1,12 @@
-"""Benchmark: committed actions per second through the unit of work, and bytes stored per finished round.
+"""Benchmark: committed actions per second through the table layer and its unit of work, and bytes stored
+per finished round.
 
-    python -m storage.bench [--seconds 6] [--size-rounds 10] [--pg postgresql://postgres@127.0.0.1:5432/test] [--no-pg]
+    python -m benches.storage [--seconds 6] [--size-rounds 10] [--pg postgresql://postgres@127.0.0.1:5432/test] [--no-pg]
 
-Each table plays random legal moves (engine.Round.legal_actions) through storage.service.apply_action, one
-committed transaction per move, dealing a new round when one ends. SQLite runs on a file in a temporary
-directory; PostgreSQL in a temporary schema that is dropped afterwards.
+Each table seats six players who play random legal moves (``Match.legal_actions``) through
+``TableService.act``, one committed unit of work per move (with R4.3's automatic passes after it, counted as
+actions too), dealing the next round when one ends. SQLite runs on a file in a temporary directory;
+PostgreSQL in a temporary schema that is dropped afterwards.
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from storage import make_engine, service, uow_factory, upgrade_to_head
+from storage import make_engine, uow_factory, upgrade_to_head
 from storage.models import Base
 from storage.uow import UnitOfWorkFactory
+from table import TableService
 
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -95,18 +98,18 @@ async def pg_backend(dsn: str) -> AsyncIterator[Backend]:
         await admin.close()
 
 
-async def new_tables(uow: UnitOfWorkFactory, count: int, first_group: int) -> list[tuple[int, int]]:
-    """`count` tables with six computer players each: (table id, version)."""
-    from engine import Rules
-
-    rules = Rules.preset("qingdao").to_dict()
+async def new_tables(service: TableService, count: int, first_group: int) -> list[int]:
+    """``count`` tables with six players each, dealt: their ids."""
     tables = []
     for group in range(first_group, first_group + count):
-        table = await service.open_table(uow, group, rules=rules)
-        version = table.version
-        for seat in range(6):
-            version = await service.take_seat(uow, table.id, version, seat, computer_level=1)
-        tables.append((table.id, version))
+        users = [group * 10 + seat for seat in range(6)]
+        for user in users:
+            await service.see_user(user, f"player {user}", "en")
+        table_id = (await service.open(group, users[0])).table.id
+        for seat, user in enumerate(users):
+            await service.join(table_id, user, seat)
+        await service.begin(table_id, users[0])
+        tables.append(table_id)
     return tables
 
 
@@ -117,26 +120,28 @@ class Tally:
 
 
 async def play_table(
-    uow: UnitOfWorkFactory, table_id: int, version: int, rng: random.Random, tally: Tally, stop: Any
+    service: TableService, table_id: int, rng: random.Random, tally: Tally, stop: Any
 ) -> None:
-    """Play until `stop()` says so (or, with rounds_left, until that many rounds have finished)."""
-    dealt = await service.start_round(uow, table_id, version, seed=rng.randrange(2**62))
-    version, state = dealt.version, dealt.state
+    """Play until ``stop(tally)`` says so, one move per unit of work, dealing the next round when one ends."""
+    table = await service.load(table_id)
     while not stop(tally):
-        action = str(rng.choice(state.legal_actions()))
-        applied = await service.apply_action(uow, table_id, version, action, actor="computer")
-        version, state = applied.version, applied.state
-        tally.actions += 1
-        if applied.round_over:
+        match, seat = table.match, table.to_act
+        assert match is not None
+        if match.round_over:
             tally.rounds += 1
             if stop(tally):
                 return
-            dealt = await service.start_round(uow, table_id, version, seed=rng.randrange(2**62))
-            version, state = dealt.version, dealt.state
+            table = (await service.next_round(table_id, table.seats[0].user_id, table.version)).table
+            continue
+        assert seat is not None and seat.user_id is not None
+        before = table.last_seq
+        table = (await service.act(table_id, seat.user_id, rng.choice(match.legal_actions()))).table
+        tally.actions += table.last_seq - before
 
 
 async def throughput(backend: Backend, tables: int, seconds: float, first_group: int) -> tuple[float, int]:
-    seated = await new_tables(backend.uow, tables, first_group)
+    service = TableService(backend.uow)
+    seated = await new_tables(service, tables, first_group)
     tally = Tally()
     deadline = time.perf_counter() + seconds
     rng = random.Random(first_group)
@@ -144,14 +149,9 @@ async def throughput(backend: Backend, tables: int, seconds: float, first_group:
     await asyncio.gather(
         *(
             play_table(
-                backend.uow,
-                t,
-                v,
-                random.Random(rng.random()),
-                tally,
-                lambda _: time.perf_counter() >= deadline,
+                service, t, random.Random(rng.random()), tally, lambda _: time.perf_counter() >= deadline
             )
-            for t, v in seated
+            for t in seated
         )
     )
     elapsed = time.perf_counter() - started
@@ -160,15 +160,16 @@ async def throughput(backend: Backend, tables: int, seconds: float, first_group:
 
 async def size_per_round(backend: Backend, rounds: int, first_group: int) -> tuple[float, float | None, int]:
     """Bytes per finished round, from `rounds` tables each playing exactly one full round."""
-    seated = await new_tables(backend.uow, rounds, first_group)
+    service = TableService(backend.uow)
+    seated = await new_tables(service, rounds, first_group)
     await backend.compact()
     before = await backend.size()
     tallies = [Tally() for _ in seated]
     rng = random.Random(first_group)
     await asyncio.gather(
         *(
-            play_table(backend.uow, t, v, random.Random(rng.random()), tally, lambda tl: tl.rounds >= 1)
-            for (t, v), tally in zip(seated, tallies, strict=True)
+            play_table(service, t, random.Random(rng.random()), tally, lambda tl: tl.rounds >= 1)
+            for t, tally in zip(seated, tallies, strict=True)
         )
     )
     actions = sum(t.actions for t in tallies)

@@ -1,4 +1,5 @@
-"""Building the Application: handlers, rate limiter, job queue, storage and the outbox, wired together."""
+"""The composition root: the Application with its handlers, rate limiter and job queue, and, inside the event
+loop, storage, the table service, the outbox, the presenter and the desk, each built once here."""
 
 from __future__ import annotations
 
@@ -11,13 +12,15 @@ from telegram import Update
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
 from storage import make_engine, uow_factory, upgrade_to_head
+from table import TableService
 
 from .config import Settings
-from .handlers import Services, migrate_group, register, set_commands
+from .desk import Desk
+from .handlers import register, set_commands
 from .http import AiohttpRequest
+from .i18n import LANGUAGES
 from .outbox import Outbox
-from .tables import Tables
-from .timers import Timers
+from .present import Presenter
 
 log = logging.getLogger(__name__)
 HTTP_CONNECTIONS = 32
@@ -65,36 +68,13 @@ async def _post_init(app: Application) -> None:
     engine = make_engine(settings.database_url)
     await upgrade_to_head(engine)
     uow = uow_factory(engine)
-    holder: dict[str, Tables] = {}
-
-    async def forbidden(chat_id: int) -> None:
-        if chat_id > 0:  # a private chat: the player blocked the bot or never started it
-            await holder["tables"].on_blocked(chat_id)
-
-    svc_ref: dict[str, Services] = {}
-
-    async def migrated(old_id: int, new_id: int) -> None:
-        await migrate_group(svc_ref["svc"], old_id, new_id)
-
-    outbox = Outbox(app.bot, on_forbidden=forbidden, on_migrated=migrated)
-    tables = Tables(app.bot, uow, outbox)
-    holder["tables"] = tables
-    svc = Services(uow=uow, tables=tables)
-    svc_ref["svc"] = svc
-    app.bot_data.update(services=svc, engine=engine, outbox=outbox)
-    timers = Timers(app, tables, uow)
-    app.bot_data["timers"] = timers
+    service = TableService(uow, languages=LANGUAGES)
+    outbox = Outbox(app.bot)
+    presenter = Presenter(outbox, service, app.bot.username if app.bot.bot is not None else None)
+    desk = Desk(service, presenter, outbox, app.job_queue)
+    app.bot_data.update(desk=desk, service=service, uow=uow, engine=engine, outbox=outbox)
     await set_commands(app)
-    await timers.start()
-    # Whatever a crash interrupted (computer moves not yet made, views not yet sent) is picked up again.
-    async with uow() as u:
-        open_tables = await u.tables.all_open()
-    for table in open_tables:
-        if table.status == "playing":
-            try:
-                await tables.settle(table.id, [])
-            except Exception as e:  # one broken table must not keep the bot from starting
-                log.error("could not resume table %s: %s", table.id, type(e).__name__)
+    await desk.start()
     _settle_collector()
 
 
@@ -114,10 +94,11 @@ def _settle_collector() -> None:
 
 
 async def _post_shutdown(app: Application) -> None:
-    outbox: Outbox | None = app.bot_data.get("outbox")
-    if outbox is not None:
-        await outbox.flush()
-        await outbox.close()
+    desk: Desk | None = app.bot_data.get("desk")
+    if desk is not None:
+        await desk.flush()
+        await desk.close()
+        await desk.outbox.close()
     engine = app.bot_data.get("engine")
     if engine is not None:
         await engine.dispose()

@@ -3,7 +3,8 @@
 One worker per chat keeps that chat's messages in order while chats proceed independently; edits of the same
 message are coalesced so the latest state always wins. PTB's AIORateLimiter (set on the Application) keeps
 the rate within Telegram's limits and waits out a 429's ``retry_after``. "Message is not modified" is not an
-error for us; a 403 from a private chat is reported to ``on_forbidden`` (the seat goes on 托管).
+error for us. What Telegram's answers tell about a chat (a 403: the user blocked the bot; a group that became
+a supergroup) is reported as a value on ``reports``, for the table layer to act on.
 Nothing here logs message text: a private message may hold a hand.
 
 The calls go through ``Bot.do_api_request`` and keep Telegram's answer as it came: the typed methods
@@ -16,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import warnings
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -28,6 +28,24 @@ from telegram.warnings import PTBUserWarning
 log = logging.getLogger(__name__)
 
 Markup = InlineKeyboardMarkup | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatBlocked:
+    """Telegram refused to deliver into this chat (403): the user blocked the bot or never started it."""
+
+    chat_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class GroupMigrated:
+    """The group became a supergroup with a new id (Telegram's ChatMigrated)."""
+
+    old_id: int
+    new_id: int
+
+
+Report = ChatBlocked | GroupMigrated
 
 
 @dataclass
@@ -42,19 +60,12 @@ class _Job:
 
 
 class Outbox:
-    def __init__(
-        self,
-        bot: Bot,
-        on_forbidden: Callable[[int], Awaitable[None]] | None = None,
-        on_migrated: Callable[[int, int], Awaitable[None]] | None = None,
-    ) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
-        self.on_forbidden = on_forbidden
-        self.on_migrated = on_migrated
+        self.reports: asyncio.Queue[Report] = asyncio.Queue()
         self._queues: dict[int, asyncio.Queue[_Job]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._edits: dict[tuple[int, int], _Job] = {}  # pending, not yet started: the latest content wins
-        self._tasks: set[asyncio.Future[None]] = set()
         self.calls = 0
         # do_api_request warns when a typed method exists for the endpoint; here it is used on purpose.
         warnings.filterwarnings("ignore", message=_TYPED_METHOD_EXISTS, category=PTBUserWarning)
@@ -82,11 +93,6 @@ class Outbox:
     def drop_keyboard(self, chat_id: int, message_id: int) -> None:
         self._put(_Job("markup", chat_id, message_id))
 
-    def _background(self, work: Awaitable[None]) -> None:
-        task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
     async def flush(self, timeout: float = 30.0) -> None:
         """Wait until everything queued so far has been sent (tests, shutdown), at most ``timeout`` seconds."""
         loop = asyncio.get_running_loop()
@@ -94,12 +100,11 @@ class Outbox:
         while loop.time() < deadline and (
             any(not q.empty() for q in self._queues.values())
             or any(not w.done() for w in self._workers.values())
-            or self._tasks
         ):
             await asyncio.sleep(0.005)
 
     async def close(self) -> None:
-        for w in [*self._workers.values(), *self._tasks]:
+        for w in self._workers.values():
             w.cancel()
         self._workers.clear()
 
@@ -134,14 +139,12 @@ class Outbox:
                     log.warning("Telegram refused %s in chat %s: %s", job.kind, job.chat_id, e.message)
                 return None
             except ChatMigrated as e:
-                if self.on_migrated is not None:
-                    self._background(self.on_migrated(job.chat_id, e.new_chat_id))
+                self.reports.put_nowait(GroupMigrated(job.chat_id, e.new_chat_id))
                 job.chat_id = e.new_chat_id
             except Forbidden:
-                # In a task of its own: the reaction (托管, a word to the group) must not wait on this worker,
-                # nor hold up whoever is waiting for this message.
-                if self.on_forbidden is not None:
-                    self._background(self.on_forbidden(job.chat_id))
+                # Reported, not handled here: the reaction (托管, a word to the group) must not wait on this
+                # worker, nor hold up whoever is waiting for this message.
+                self.reports.put_nowait(ChatBlocked(job.chat_id))
                 return None
             except TelegramError as e:
                 log.warning("Telegram error on %s in chat %s: %s", job.kind, job.chat_id, type(e).__name__)

@@ -1,7 +1,8 @@
-"""What players see: the group table, the lobby, the private hand message and its keyboard, announcements.
+"""What players read: the group table, the lobby, the private hand message, announcements, summaries.
 
-Pure functions of the engine's state and the seating: no I/O. The group texts are built from public facts
-only (cards left under 报户, the top play, places); a hand appears only in ``hand_text``.
+Pure functions of the table (:class:`table.Table`) and the match's views: the group texts read only the
+public view (``Match.public_view``: cards left under 报户, the top play, places); a hand appears only in
+``hand_text``, from the seat's own view. No I/O. The keyboards are in :mod:`bot.keyboards`.
 """
 
 from __future__ import annotations
@@ -10,11 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
-from engine import Action, Event
-from engine.actions import BURN, PASS, PLAY, YIELD
-from engine.cards import NRANKS, RANKS, Counts, format_cards
+from engine import Action, Event, Rules
+from engine.actions import BURN, PASS, YIELD
+from engine.cards import RANKS, Counts, format_cards
 from engine.match import (
     DECLARE,
     NO_DECLARE,
@@ -29,12 +28,12 @@ from engine.match import (
     REVOLT,
     WUTOU,
     YAOTOU,
-    Match,
+    PublicView,
 )
 from engine.round import PLACE_NAMES
+from table import Group, Table
 
-from .callbacks import ACT, COMPOSE, LOBBY, Callback, pack_cards
-from .i18n import t
+from .i18n import DEFAULT_LANGUAGE, normalise, t
 
 SHANDONG = timezone(timedelta(hours=8))  # the players' home time, whatever city they live in now
 MAX_SUGGESTIONS = 4
@@ -49,6 +48,23 @@ class SeatInfo:
     computer: bool = False
     autoplay: bool = False  # 托管
     user_id: int | None = None
+
+
+def seat_infos(table: Table, lang: str) -> dict[int, SeatInfo]:
+    """Who sits where as the table shows them: players by name, computer players numbered by seat."""
+    infos: dict[int, SeatInfo] = {}
+    for s in table.seats:
+        if s.user_id is not None:
+            infos[s.n] = SeatInfo(s.n, s.name or str(s.user_id), autoplay=s.autoplay, user_id=s.user_id)
+        else:
+            infos[s.n] = SeatInfo(s.n, t(lang, "Computer {n}", n=s.n + 1), computer=True)
+    return infos
+
+
+def reader_language(table: Table, seat: int) -> str:
+    """The language a seated player reads his private messages in: his Telegram language."""
+    s = table.seat(seat)
+    return normalise(s.language if s is not None else None, DEFAULT_LANGUAGE)
 
 
 def team_name(lang: str, seat: int) -> str:
@@ -81,9 +97,11 @@ def _when(due: datetime | None) -> str:
 # ----------------------------------------------------------------------------- lobby
 
 
-def lobby_text(lang: str, seats: dict[int, SeatInfo], rules_name: str, timeout_s: int) -> str:
+def lobby_text(lang: str, table: Table) -> str:
+    seats = seat_infos(table, lang)
+    rules_name = Rules.from_dict(table.rules).preset_name() or "custom"
     lines = [t(lang, "够级 table — waiting for players"), t(lang, "Rules: {rules}", rules=rules_name)]
-    lines.append(t(lang, "Turn time: {time}", time=duration_text(lang, timeout_s)))
+    lines.append(t(lang, "Turn time: {time}", time=duration_text(lang, table.group.turn_seconds)))
     lines.append("")
     for s in range(6):
         info = seats.get(s)
@@ -92,21 +110,6 @@ def lobby_text(lang: str, seats: dict[int, SeatInfo], rules_name: str, timeout_s
     lines.append("")
     lines.append(t(lang, "Join, pick a seat, fill empty seats with computer players, then start."))
     return "\n".join(lines)
-
-
-def lobby_keyboard(
-    lang: str, table_id: int, version: int, seats: dict[int, SeatInfo]
-) -> InlineKeyboardMarkup:
-    def button(label: str, arg: str) -> InlineKeyboardButton:
-        return InlineKeyboardButton(label, callback_data=Callback(LOBBY, table_id, version, arg).encode())
-
-    free = [s for s in range(6) if s not in seats]
-    rows = [[button(t(lang, "Join"), "join"), button(t(lang, "Leave"), "leave")]]
-    if free:
-        rows.append([button(t(lang, "Seat {n}", n=s + 1), f"seat{s}") for s in free])
-        rows.append([button(t(lang, "Add computer players"), "bots")])
-    rows.append([button(t(lang, "Start"), "begin")])
-    return InlineKeyboardMarkup(rows)
 
 
 def duration_text(lang: str, seconds: int) -> str:
@@ -120,44 +123,39 @@ def duration_text(lang: str, seconds: int) -> str:
 # ----------------------------------------------------------------------------- the group table
 
 
-def table_text(
-    lang: str,
-    match: Match,
-    seats: dict[int, SeatInfo],
-    *,
-    auto_passed: set[int] | frozenset[int] = frozenset(),
-    due: datetime | None = None,
-    title: str | None = None,
-) -> str:
+def table_text(lang: str, table: Table) -> str:
     """The public table. Every number here is one a player at the table could see (报户: counts ≤ 10)."""
-    rnd = match.round
-    lines = [t(lang, "够级 · round {n}", n=match.round_no)]
-    if rnd is not None and rnd.free:
+    match = table.match
+    assert match is not None
+    view = match.public_view()
+    seats = seat_infos(table, lang)
+    lines = [t(lang, "够级 · round {n}", n=view.round_no)]
+    if view.free:
         lines[0] += " · " + t(lang, "四户乱缠")
     lines.append("")
-    current = match.current_player
-    places = rnd.places if rnd is not None else [None] * 6
+    current = view.current
+    playing = view.phase in (P_PLAY, P_OVER) and match.round is not None
     for s in range(6):
         info = seats.get(s)
         name = info.name if info else "?"
         marks: list[str] = []
-        if rnd is not None:
-            left = sum(rnd.hands[s])
-            if s in places:
-                marks.append(place_name(lang, places.index(s)))
-            elif left <= 10:
+        if playing:
+            left = view.counts[s]
+            if s in view.places:
+                marks.append(place_name(lang, view.places.index(s)))
+            elif left is not None:
                 marks.append(t(lang, "{n} left", n=left))
-            if rnd.opened[s]:
-                marks.append(t(lang, "自然点") if rnd.natural[s] else t(lang, "开点"))
-            if any(d == s for d, how in rnd.dead if how == "men"):
+            if view.opened[s]:
+                marks.append(t(lang, "自然点") if view.natural[s] else t(lang, "开点"))
+            if (s, "men") in view.dead:
                 marks.append(t(lang, "闷"))
-            if any(d == s for d, how in rnd.dead if how == "hu"):
+            if (s, "hu") in view.dead:
                 marks.append(t(lang, "烧糊"))
-            if rnd.top is not None and rnd.bound[s] and s not in rnd.out:
-                marks.append(t(lang, "要不起") if s in auto_passed else t(lang, "passed"))
-            if rnd.burner == s:
+            if view.passed[s] and s not in view.out:
+                marks.append(t(lang, "要不起") if s in table.marks.auto_passed else t(lang, "passed"))
+            if view.burner == s:
                 marks.append(t(lang, "burning"))
-        if match.revolted == s:
+        if view.revolted == s:
             marks.append(t(lang, "革命"))
         if info and info.autoplay:
             marks.append(t(lang, "托管"))
@@ -166,23 +164,23 @@ def table_text(
         pointer = "▶ " if s == current else "   "
         lines.append(f"{pointer}{s + 1}. {name} ({team_name(lang, s)}) {' · '.join(marks)}".rstrip())
     lines.append("")
-    if rnd is not None and rnd.top is not None:
-        lines.append(top_line(lang, rnd.top.owner, rnd.top.cards, seats))
+    if view.top is not None:
+        lines.append(top_line(lang, view.top.owner, view.top.cards, seats))
     if current is not None:
         who = seats.get(current)
-        phase = _phase_text(lang, match)
-        until = " · " + t(lang, "until {time}", time=_when(due)) if due else ""
+        phase = _phase_text(lang, view)
+        until = " · " + t(lang, "until {time}", time=_when(table.due)) if table.due else ""
         lines.append(t(lang, "Turn: {name}", name=who.name if who else "?") + f" ({phase}){until}")
-    a, b = match.team_totals
+    a, b = view.team_totals
     lines.append(t(lang, "Match: Team A {a:+d} · Team B {b:+d}", a=a, b=b))
-    if rnd is not None and rnd.over:
-        scores = rnd.scores() or [0] * 6
+    if view.result is not None:
+        scores = view.result.scores
         ra, rb = sum(scores[0::2]), sum(scores[1::2])
         lines.append(t(lang, "This round: Team A {a:+d} · Team B {b:+d}", a=ra, b=rb))
     return "\n".join(lines)
 
 
-def _phase_text(lang: str, match: Match) -> str:
+def _phase_text(lang: str, view: PublicView) -> str:
     return {
         P_RETURN: t(lang, "还贡"),
         P_REVOLT: t(lang, "革命?"),
@@ -190,7 +188,7 @@ def _phase_text(lang: str, match: Match) -> str:
         P_DECLARE: t(lang, "宣点?"),
         P_PLAY: t(lang, "play"),
         P_OVER: t(lang, "round over"),
-    }[match.phase]
+    }[view.phase]
 
 
 # ----------------------------------------------------------------------------- announcements
@@ -304,31 +302,29 @@ def _debt_word(kind: str) -> str:
     return {"quan": "圈", "dian": "点", "shao": "烧", "men": "闷", "luo": "落"}.get(kind, kind)
 
 
-def summary_text(lang: str, match: Match, seats: dict[int, SeatInfo]) -> str:
-    rnd = match.round
-    assert rnd is not None and rnd.over
-    places = rnd.places
-    scores = rnd.scores() or [0] * 6
-    lines = [t(lang, "Round {n} is over", n=match.round_no)]
-    if rnd.circled():
+def summary_text(lang: str, table: Table) -> str:
+    assert table.match is not None
+    view = table.match.public_view()
+    result = view.result
+    assert result is not None
+    seats = seat_infos(table, lang)
+    lines = [t(lang, "Round {n} is over", n=result.round_no)]
+    if result.circled:
         lines.append(t(lang, "串三户! Scores are doubled."))
-    for place, s in enumerate(places):
-        if s is None:
-            continue
+    for place, s in enumerate(result.places):
         info = seats.get(s)
         lines.append(
-            f"{place_name(lang, place)}: {info.name if info else '?'} ({team_name(lang, s)}) {scores[s]:+d}"
+            f"{place_name(lang, place)}: {info.name if info else '?'} ({team_name(lang, s)}) {result.scores[s]:+d}"
         )
-    debts = rnd.debts()
-    if debts:
+    if result.debts:
         lines.append("")
         lines.append(t(lang, "Tribute owed before the next round:"))
-        for d in debts:
+        for d in result.debts:
             payer, receiver = seats.get(d.payer), seats.get(d.receiver)
             lines.append(
                 f"  {payer.name if payer else '?'} → {receiver.name if receiver else '?'}: {d.n} {_debt_word(d.kind)}贡"
             )
-    a, b = match.team_totals
+    a, b = view.team_totals
     lines.append("")
     lines.append(t(lang, "Match: Team A {a:+d} · Team B {b:+d}", a=a, b=b))
     return "\n".join(lines)
@@ -339,152 +335,50 @@ def summary_text(lang: str, match: Match, seats: dict[int, SeatInfo]) -> str:
 
 def hand_text(
     lang: str,
-    match: Match,
+    table: Table,
     seat: int,
-    seats: dict[int, SeatInfo],
     *,
-    group_title: str,
     selection: Counts | None = None,
     your_turn: bool = False,
 ) -> str:
-    hand = match.hand(seat)
-    rnd = match.round
-    lines = [f"[{group_title}] " + t(lang, "round {n}", n=match.round_no)]
-    lines.append(t(lang, "Your cards ({n}):", n=sum(hand)))
-    lines.append(cards_text(hand))
-    if rnd is not None and rnd.top is not None:
-        lines.append(top_line(lang, rnd.top.owner, rnd.top.cards, seats))
+    """The seat's private message: his cards, the top play and, on his turn, what is asked of him."""
+    match = table.match
+    assert match is not None
+    own = match.view(seat)
+    view = match.public_view()
+    seats = seat_infos(table, lang)
+    lines = [f"[{table.title}] " + t(lang, "round {n}", n=view.round_no)]
+    lines.append(t(lang, "Your cards ({n}):", n=sum(own.hand)))
+    lines.append(cards_text(own.hand))
+    if view.top is not None:
+        lines.append(top_line(lang, view.top.owner, view.top.cards, seats))
     if your_turn:
         lines.append("")
-        lines.append(_prompt(lang, match, seat, seats))
+        lines.append(_prompt(lang, view, seats))
         if selection is not None and sum(selection):
             lines.append(t(lang, "Selected: {cards}", cards=format_cards(selection)))
     return "\n".join(lines)
 
 
-def _prompt(lang: str, match: Match, seat: int, seats: dict[int, SeatInfo]) -> str:
-    if match.phase == P_RETURN:
-        n = match.returns[0].n
-        to = seats.get(match.returns[0].payer)
+def _prompt(lang: str, view: PublicView, seats: dict[int, SeatInfo]) -> str:
+    if view.phase == P_RETURN and view.returning is not None:
+        _receiver, payer, n = view.returning
+        to = seats.get(payer)
         return t(
             lang,
             "还贡: choose {n} cards to give back to {name}, then tap Give back.",
             n=n,
             name=to.name if to else "?",
         )
-    if match.phase == P_REVOLT:
+    if view.phase == P_REVOLT:
         return t(lang, "You hold no jokers and no 2s: declare 革命?")
-    if match.phase == P_HEAD:
+    if view.phase == P_HEAD:
         return t(lang, "Your 对头 revolted: 要头 (three 够死级) or 无头?")
-    if match.phase == P_DECLARE:
+    if view.phase == P_DECLARE:
         return t(lang, "宣点 against your 对头?")
-    rnd = match.round
-    if rnd is not None and rnd.top is None:
+    if view.top is None:
         return t(lang, "Your lead: tap ranks to compose a play, then Play. Or type it (TTTT2).")
     return t(lang, "Your turn: beat it, or pass. Tap ranks, then Play, or type it (TTTT2, pass).")
-
-
-def hand_keyboard(
-    lang: str,
-    match: Match,
-    seat: int,
-    table_id: int,
-    version: int,
-    selection: Counts,
-    legal: Sequence[Action],
-) -> InlineKeyboardMarkup:
-    """The composer: ranks with counts (tap to add one), clear, play / pass / 让牌 / 烧, one-tap suggestions."""
-
-    def act(label: str, arg: str) -> InlineKeyboardButton:
-        return InlineKeyboardButton(label, callback_data=Callback(ACT, table_id, version, arg).encode())
-
-    def compose(label: str, sel: Counts) -> InlineKeyboardButton:
-        return InlineKeyboardButton(
-            label, callback_data=Callback(COMPOSE, table_id, version, pack_cards(sel)).encode()
-        )
-
-    phase = match.phase
-    rows: list[list[InlineKeyboardButton]] = []
-    if phase in (P_REVOLT, P_HEAD, P_DECLARE):
-        words = {
-            P_REVOLT: [(t(lang, "革命"), REVOLT), (t(lang, "No 革命"), NO_REVOLT)],
-            P_HEAD: [(t(lang, "要头"), YAOTOU), (t(lang, "无头"), WUTOU)],
-            P_DECLARE: [(t(lang, "宣点"), DECLARE), (t(lang, "No 宣点"), NO_DECLARE)],
-        }[phase]
-        return InlineKeyboardMarkup([[act(label, word) for label, word in words]])
-
-    hand = match.hand(seat)
-    rank_buttons = []
-    for r in range(NRANKS):
-        left = hand[r] - selection[r]
-        if hand[r]:
-            if left > 0:
-                more = list(selection)
-                more[r] += 1
-                rank_buttons.append(compose(f"{RANKS[r]}×{left}", tuple(more)))
-            else:
-                rank_buttons.append(
-                    InlineKeyboardButton(
-                        f"{RANKS[r]}✓",
-                        callback_data=Callback(COMPOSE, table_id, version, pack_cards(selection)).encode(),
-                    )
-                )
-    for i in range(0, len(rank_buttons), 5):
-        rows.append(rank_buttons[i : i + 5])
-    chosen = sum(selection) > 0
-    control: list[InlineKeyboardButton] = []
-    if chosen:
-        control.append(compose(t(lang, "Clear"), (0,) * NRANKS))
-    if phase == P_RETURN:
-        if chosen:
-            control.append(
-                act(t(lang, "Give back {cards}", cards=format_cards(selection)), "r" + pack_cards(selection))
-            )
-        rows.append(control)
-        return InlineKeyboardMarkup([r for r in rows if r])
-    kinds = {a.kind for a in legal}
-    if chosen:
-        control.append(
-            act(t(lang, "Play {cards}", cards=format_cards(selection)), "p" + pack_cards(selection))
-        )
-        if BURN in kinds:
-            control.append(
-                act(t(lang, "烧 {cards}", cards=format_cards(selection)), "b" + pack_cards(selection))
-            )
-    if control:
-        rows.append(control)
-    moves: list[InlineKeyboardButton] = []
-    if PASS in kinds:
-        moves.append(act(t(lang, "Pass"), "x"))
-    if YIELD in kinds:
-        moves.append(act(t(lang, "让牌"), "y"))
-    moves.append(act(t(lang, "Hint"), "h"))
-    rows.append(moves)
-    suggestions = smallest_plays(legal)
-    if suggestions:
-        rows.append(
-            [
-                act(
-                    ("🔥 " if a.kind == BURN else "▶ ") + format_cards(a.cards or ()),
-                    ("b" if a.kind == BURN else "p") + pack_cards(a.cards or ()),
-                )
-                for a in suggestions
-            ]
-        )
-    return InlineKeyboardMarkup(rows)
-
-
-def smallest_plays(legal: Sequence[Action]) -> list[Action]:
-    """The one-tap buttons: the smallest plays (fewest 2s and jokers, lowest rank) among the legal ones."""
-    plays = [a for a in legal if a.kind in (PLAY, BURN) and a.cards is not None]
-
-    def cost(a: Action) -> tuple[int, int, int, int]:
-        c = a.cards or ()
-        specials = c[12] + c[13] * 2 + c[14] * 3
-        base = next((r for r in range(12) if c[r]), 12)
-        return (specials, a.kind == BURN, base, sum(c))
-
-    return sorted(plays, key=cost)[:MAX_SUGGESTIONS]
 
 
 def action_label(lang: str, action: Action) -> str:
@@ -504,3 +398,70 @@ def action_label(lang: str, action: Action) -> str:
         DECLARE: "宣点",
         NO_DECLARE: t(lang, "no 宣点"),
     }.get(action.kind, action.kind)
+
+
+# ----------------------------------------------------------------------------- help, rules, settings
+
+
+def help_text(lang: str) -> str:
+    return "\n".join(
+        [
+            t(lang, "够级 for six, in two teams of three (seats 1·3·5 against 2·4·6)."),
+            t(
+                lang,
+                "In the group: /new opens a table, /join or the buttons seat you, /addbot fills empty seats with computer players, /begin starts.",
+            ),
+            t(
+                lang,
+                "Your cards come to your private chat with me: tap ranks to compose a play and press Play, or type it: TTTT2, 888B, /p 99, pass or 过, 让.",
+            ),
+            t(
+                lang,
+                "If you miss your turn the computer plays it; miss two and it keeps playing (托管) until you tap anything or send /back.",
+            ),
+            t(
+                lang,
+                "/rules shows the house rules, /settings changes them, /stats your results, /table shows the table again, /stop closes it.",
+            ),
+        ]
+    )
+
+
+def rule_description(lang: str, key: str) -> str:
+    return {
+        "two_big_kill_one": t(lang, "二杀一: two 大王 beat one (R2.5)"),
+        "tie_two": t(lang, "贴钱: 2s may be attached to a rank (R2.6)"),
+        "single_two_gouji": t(lang, "a single 2 is gouji (R3.1)"),
+        "dian_si": t(lang, "开点发4: 4s only after opening (R5.4)"),
+        "dian_gong": t(lang, "点贡: who did not open pays his 对头 (R5.5)"),
+        "xuan_dian": t(lang, "宣点 before the first lead (R5.6)"),
+        "burn_requires_open": t(lang, "only opened players may burn (R6.1)"),
+        "burn_feasibility": t(lang, "a burn is allowed only if it can finish (R6.3)"),
+        "bie_san": t(lang, "憋三: 3s only as the last play; 买三 (R8)"),
+        "kang_gong": t(lang, "抗贡: four jokers of a kind exempt from tribute (R10.5)"),
+        "return_tribute": t(lang, "还贡 for 落贡 (R10.6)"),
+        "zhangqiu": t(lang, "章丘: 196 cards, 33/32, 五户乱缠, 买四 (R1.5)"),
+    }.get(key, key)
+
+
+def rules_text(lang: str, rules: Rules) -> str:
+    lines = [t(lang, "House rules of this table:")]
+    for key in Rules.key_names():
+        if key == "tribute_order":
+            continue
+        on = getattr(rules, key)
+        lines.append(f"{'✅' if on else '▫️'} {key} — {rule_description(lang, key)}")
+    lines.append(t(lang, "Tribute order: {order}", order=" > ".join(rules.tribute_order)))
+    return "\n".join(lines)
+
+
+def settings_text(group: Group) -> str:
+    lang = group.language
+    return "\n".join(
+        [
+            t(lang, "Settings for new tables in this group:"),
+            rules_text(lang, group.rules),
+            t(lang, "Turn time: {time}", time=duration_text(lang, group.turn_seconds)),
+            t(lang, "Language: {language}", language=lang),
+        ]
+    )

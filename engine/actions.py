@@ -8,8 +8,11 @@ from .cards import Counts, format_cards, parse_cards
 
 PLAY, BURN, PASS, YIELD = "play", "burn", "pass", "yield"
 KINDS = (PLAY, BURN, PASS, YIELD)
-# Words players type for a pass; 过 is what a Qingdao table says.
-_PASS_WORDS = {"pass", "过", "p", "过牌"}
+# Words players type for a pass and for 让牌; 过 and 要不起 are what a Qingdao table says. The bot's
+# typed plays and the transcripts read the same words.
+PASS_WORDS = frozenset({"pass", "过", "p", "过牌", "要不起"})
+YIELD_WORDS = frozenset({"yield", "让", "让牌"})
+BURN_WORDS = ("burn", "烧")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,11 +36,11 @@ class Action:
             raise ValueError("empty action")
         verb = words[0].lower()
         rest = words[1] if len(words) > 1 else ""
-        if verb in _PASS_WORDS and not rest:
+        if verb in PASS_WORDS and not rest:
             return cls(PASS)
-        if verb in ("yield", "让", "让牌") and not rest:
+        if verb in YIELD_WORDS and not rest:
             return cls(YIELD)
-        if verb in (PLAY, BURN, "烧") and rest:
+        if (verb == PLAY or verb in BURN_WORDS) and rest:
             return cls(BURN if verb != PLAY else PLAY, parse_cards(rest))
         raise ValueError(f"not an action: {text.strip()!r}")
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
+from functools import cache
 from typing import Any
 
 # R10.1: the default order in which tribute debts are paid; S3/S4 give men > shao > dian > luo.
 DEFAULT_TRIBUTE_ORDER = ("quan", "dian", "shao", "men", "luo")
 DEBT_KINDS = DEFAULT_TRIBUTE_ORDER
+PRESETS = ("qingdao", "classic", "zhangqiu")  # R12; the first is the default
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,10 @@ class Rules:
             return cls(zhangqiu=True)
         raise ValueError(f"unknown preset {name!r} (qingdao, classic, zhangqiu)")
 
+    def preset_name(self) -> str | None:
+        """The preset these rules are exactly (R12), or None for a mix of house rules."""
+        return next((name for name in PRESETS if Rules.preset(name) == self), None)
+
     # R5.5: without 点贡 opening has no tribute, so 开点发4 and 宣点 have no effect.
     @property
     def dian_si_active(self) -> bool:
@@ -63,7 +69,9 @@ class Rules:
         return replace(self, **{key: value})
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
+        # Every saved move writes the rules twice (the match's and the round's): dataclasses.asdict was a
+        # tenth of a move's CPU (benches.storage, cProfile). A fresh dict each time, the caller's to keep.
+        d = dict(_as_dict(self))
         d["tribute_order"] = list(self.tribute_order)
         return d
 
@@ -77,3 +85,8 @@ class Rules:
     @classmethod
     def key_names(cls) -> list[str]:
         return [f.name for f in fields(cls)]
+
+
+@cache
+def _as_dict(rules: Rules) -> dict[str, Any]:
+    return {f.name: getattr(rules, f.name) for f in fields(rules)}

@@ -75,7 +75,7 @@ def play_match(
                     stats[e.seat % 2].revolutions += 1  # type: ignore[operator]
                 elif e.kind == "redeal":
                     result.redeals += 1
-        res = match.results[-1]
+        res = match.last_result
         for team in (0, 1):
             st = stats[team]
             st.rounds += 1

@@ -151,7 +151,7 @@ class GameTable(Base):
 
     id: Mapped[int] = mapped_column(AutoId, primary_key=True, autoincrement=True)
     group_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("groups.id", ondelete="CASCADE"))
-    kind: Mapped[str] = mapped_column(String(16), default="round")  # which aggregate class holds the state
+    kind: Mapped[str] = mapped_column(String(16), default="match")  # what `state` holds: engine.Match's JSON
     status: Mapped[str] = mapped_column(String(16), default="lobby")
     rules: Mapped[Any] = mapped_column(JSONText)
     state: Mapped[Any] = mapped_column(
@@ -166,6 +166,9 @@ class GameTable(Base):
     )  # seq of the last logged action
     created_by: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("users.id", ondelete="SET NULL"))
     table_message_id: Mapped[int | None] = mapped_column(BigInteger)  # the group message edited in place
+    # What the table shows that the match does not know (table.model.Marks: 要不起 marks), so that every
+    # process and every restart shows the same table.
+    marks: Mapped[Any] = mapped_column(JSONText, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, server_default=NOW)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, server_default=NOW)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

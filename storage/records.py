@@ -1,10 +1,15 @@
-"""Plain, immutable snapshots of stored rows, handed to the service layer and the bot."""
+"""Plain, immutable snapshots of stored rows, typed: what the repositories hand to the table layer.
+
+The match is stored as engine.Match's JSON and comes back as a Match (``TableRecord.match``).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from engine import Match
 
 
 @dataclass(frozen=True)
@@ -33,18 +38,27 @@ class UserRecord:
 
 
 @dataclass(frozen=True)
+class PlayerRecord:
+    """A user as a table shows him: what the scene of a table reads of each seated player."""
+
+    id: int
+    name: str
+    language: str | None
+
+
+@dataclass(frozen=True)
 class TableRecord:
     id: int
     group_id: int
-    kind: str
     status: str
     rules: dict[str, Any]
-    state: dict[str, Any] | None
+    match: Match | None  # None before the first deal, or when read without it
     version: int
     round_no: int
     last_seq: int
     created_by: int | None
     table_message_id: int | None
+    marks: dict[str, Any] | None
 
 
 @dataclass(frozen=True)
@@ -62,7 +76,6 @@ class SeatRecord:
 class RoundInfo:
     table_id: int
     round_no: int
-    kind: str
     seed: int
     rules: dict[str, Any]
     started_at: datetime
@@ -94,9 +107,9 @@ class DeadlineRecord:
 
 @dataclass(frozen=True)
 class TableScene:
-    """A table (its state unread), its group, its seats in order and their players, read at once."""
+    """A table (its match unread), its group, its seats in order and their players, read at once."""
 
     table: TableRecord
     group: GroupRecord | None
     seats: list[SeatRecord]
-    users: dict[int, UserRecord]
+    users: dict[int, PlayerRecord]

@@ -11,9 +11,11 @@ from typing import Any
 
 from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from storage.errors import VersionConflict
+from engine import Match
+from storage.errors import TableAlreadyOpen, VersionConflict
 from storage.models import (
     PLACES,
     ActionRecord,
@@ -31,6 +33,7 @@ from storage.records import (
     DeadlineRecord,
     GroupRecord,
     LoggedAction,
+    PlayerRecord,
     RoundInfo,
     SeatRecord,
     Stats,
@@ -226,18 +229,19 @@ class UserRepository(_Repository):
 
 
 def _table(row: Any) -> TableRecord:
+    state = getattr(row, "state", None)
     return TableRecord(
         id=row.id,
         group_id=row.group_id,
-        kind=row.kind,
         status=row.status,
         rules=row.rules,
-        state=getattr(row, "state", None),
+        match=None if state is None else Match.from_json(state),
         version=row.version,
         round_no=row.round_no,
         last_seq=row.last_seq,
         created_by=row.created_by,
         table_message_id=row.table_message_id,
+        marks=row.marks,
     )
 
 
@@ -262,7 +266,14 @@ _TABLE = select(tables_t).where(tables_t.c.id == bindparam("table_id"))
 _TABLE_WITHOUT_STATE = select(*_TABLE_HEAD).where(tables_t.c.id == bindparam("table_id"))
 # A table, its group, its seats and their players in one statement: what the bot reads before each move.
 _SCENE = (
-    select(*_TABLE_HEAD, *_prefixed(groups_t, "g_"), *_prefixed(seats_t, "s_"), *_prefixed(users_t, "u_"))
+    select(
+        *_TABLE_HEAD,
+        *_prefixed(groups_t, "g_"),
+        *_prefixed(seats_t, "s_"),
+        users_t.c.id.label("u_id"),
+        users_t.c.name.label("u_name"),
+        users_t.c.language.label("u_language"),
+    )
     .select_from(
         tables_t.outerjoin(groups_t, groups_t.c.id == tables_t.c.group_id)
         .outerjoin(seats_t, seats_t.c.table_id == tables_t.c.id)
@@ -281,30 +292,37 @@ class TableRepository(_Repository):
             return None
         first = rows[0]
         seats = [_seat(_Unprefixed(r, "s_")) for r in rows if r.s_seat is not None]
-        users = {r.u_id: _user(_Unprefixed(r, "u_")) for r in rows if r.u_id is not None}
+        users = {r.u_id: PlayerRecord(r.u_id, r.u_name, r.u_language) for r in rows if r.u_id is not None}
         group = _group(_Unprefixed(first, "g_")) if first.g_id is not None else None
         return TableScene(table=_table(first), group=group, seats=seats, users=users)
 
     async def add(
-        self, group_id: int, rules: dict[str, Any], *, kind: str = "round", created_by: int | None = None
+        self, group_id: int, rules: dict[str, Any], *, created_by: int | None = None
     ) -> TableRecord:
+        """A new table (a lobby) in the group; TableAlreadyOpen if the group has one open.
+
+        The unique index on open tables decides, so two /new at once open one table. On PostgreSQL the
+        failed INSERT spoils the transaction: a caller that gets TableAlreadyOpen leaves the unit of work."""
         now = utcnow()
-        result = await self.connection.execute(
-            tables_t.insert()
-            .values(
-                group_id=group_id,
-                kind=kind,
-                status="lobby",
-                rules=rules,
-                version=0,
-                round_no=0,
-                last_seq=0,
-                created_by=created_by,
-                created_at=now,
-                updated_at=now,
+        try:
+            result = await self.connection.execute(
+                tables_t.insert()
+                .values(
+                    group_id=group_id,
+                    kind="match",
+                    status="lobby",
+                    rules=rules,
+                    version=0,
+                    round_no=0,
+                    last_seq=0,
+                    created_by=created_by,
+                    created_at=now,
+                    updated_at=now,
+                )
+                .returning(*tables_t.c)
             )
-            .returning(*tables_t.c)
-        )
+        except IntegrityError:
+            raise TableAlreadyOpen(group_id) from None
         return _table(result.one())
 
     async def get(self, table_id: int, *, with_state: bool = True) -> TableRecord | None:
@@ -341,10 +359,14 @@ class TableRepository(_Repository):
 
     async def save(self, table_id: int, expected_version: int, **changes: Any) -> int:
         """Write `changes` and bump the version, only if nobody else did since `expected_version` was read.
+        ``match`` is written as the match's JSON (the ``state`` column).
 
         The WHERE clause is the whole concurrency control: of two writers holding the same version, the
         database lets exactly one match; the other sees rowcount 0 and gets VersionConflict.
         """
+        if "match" in changes:
+            match = changes.pop("match")
+            changes["state"] = None if match is None else match.to_json()
         new_version = expected_version + 1
         names = tuple(sorted(changes))
         stmt = self._prebuilt(
@@ -380,15 +402,6 @@ def _seat(row: Any) -> SeatRecord:
 
 
 _SEATS = select(seats_t).where(seats_t.c.table_id == bindparam("table_id")).order_by(seats_t.c.seat)
-_PLAYER_IS_BACK = (
-    update(seats_t)
-    .where(
-        seats_t.c.table_id == bindparam("t"),
-        seats_t.c.seat == bindparam("s"),
-        or_(seats_t.c.consecutive_timeouts != 0, seats_t.c.autoplay),
-    )
-    .values(consecutive_timeouts=0, autoplay=False)
-)
 _HAND_MESSAGE = (
     update(seats_t)
     .where(seats_t.c.table_id == bindparam("t"), seats_t.c.seat == bindparam("s"))
@@ -441,25 +454,21 @@ class SeatRepository(_Repository):
         )
         return bool(result.rowcount)  # type: ignore[attr-defined]
 
-    async def count_timeout(self, table_id: int, seat: int, autoplay_after: int) -> None:
-        col = seats_t.c.consecutive_timeouts
-        await self.connection.execute(
-            update(seats_t)
-            .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
-            .values(consecutive_timeouts=col + 1, autoplay=or_(seats_t.c.autoplay, col + 1 >= autoplay_after))
+    async def update(self, table_id: int, seat: int, **changes: Any) -> None:
+        """Write the seat's changed fields (autoplay, consecutive_timeouts, hand_message_id …): decided by
+        the table layer, written in the unit of work that saves the table's new version."""
+        names = tuple(sorted(changes))
+        stmt = self._prebuilt(
+            ("seat", names),
+            lambda: (
+                update(seats_t)
+                .where(seats_t.c.table_id == bindparam("w_t"), seats_t.c.seat == bindparam("w_s"))
+                .values(**{name: bindparam(f"s_{name}") for name in names})
+            ),
         )
-
-    async def player_is_back(self, table_id: int, seat: int) -> None:
-        """He acted himself: his time-outs no longer count and he is off 托管."""
-        await self.connection.execute(_PLAYER_IS_BACK, {"t": table_id, "s": seat})
-
-    async def set_autoplay(self, table_id: int, seat: int, on: bool) -> None:
-        await self.connection.execute(
-            update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(autoplay=on)
-        )
-
-    async def set_hand_message(self, table_id: int, seat: int, message_id: int | None) -> None:
-        await self.connection.execute(_HAND_MESSAGE, {"t": table_id, "s": seat, "m": message_id})
+        params = {f"s_{name}": value for name, value in changes.items()}
+        params.update(w_t=table_id, w_s=seat)
+        await self.connection.execute(stmt, params)
 
     async def claim_hand_message(self, table_id: int, seat: int, message_id: int, version: int) -> bool:
         """Make `message_id` the seat's hand message if the table is still at `version`; whether it is his
@@ -480,7 +489,6 @@ def _round(row: Any) -> RoundInfo:
     return RoundInfo(
         table_id=row.table_id,
         round_no=row.round_no,
-        kind=row.kind,
         seed=row.seed,
         rules=row.rules,
         started_at=row.started_at,
@@ -491,10 +499,15 @@ def _round(row: Any) -> RoundInfo:
 
 
 class RoundRepository(_Repository):
-    async def add(self, table_id: int, round_no: int, kind: str, seed: int, rules: dict[str, Any]) -> None:
+    async def add(self, table_id: int, round_no: int, seed: int, rules: dict[str, Any]) -> None:
         await self.connection.execute(
             rounds_t.insert().values(
-                table_id=table_id, round_no=round_no, kind=kind, seed=seed, rules=rules, started_at=utcnow()
+                table_id=table_id,
+                round_no=round_no,
+                kind="match",
+                seed=seed,
+                rules=rules,
+                started_at=utcnow(),
             )
         )
 
@@ -577,6 +590,11 @@ def _deadline(row: Any) -> DeadlineRecord:
     return DeadlineRecord(**row._mapping)
 
 
+_MOVE_DEADLINE = (
+    update(deadlines_t)
+    .where(deadlines_t.c.table_id == bindparam("t"), deadlines_t.c.kind == bindparam("k"))
+    .values(version=bindparam("v"), due_at=bindparam("d"), claimed_by=None, claimed_at=None)
+)
 _DROP_OUTDATED = delete(deadlines_t).where(
     deadlines_t.c.table_id == bindparam("t"), deadlines_t.c.version < bindparam("v")
 )
@@ -594,6 +612,21 @@ class DeadlineRepository(_Repository):
         await self.connection.execute(
             stmt, {"table_id": table_id, "version": version, "kind": kind, "due_at": due_at}
         )
+
+    async def rearm(
+        self, table_id: int, version: int, planned: Sequence[tuple[str, datetime]], *, others: bool = True
+    ) -> None:
+        """The table's deadlines are now ``planned`` (kind, due), armed for ``version``: each kind moved in place
+        (one UPDATE, its claim cleared) or armed anew; with ``others``, every deadline of an older version left
+        is dropped. A table has at most one deadline of each kind: a move costs one statement, not two."""
+        for kind, due_at in planned:
+            moved = await self.connection.execute(
+                _MOVE_DEADLINE, {"t": table_id, "k": kind, "v": version, "d": due_at}
+            )
+            if moved.rowcount == 0:  # type: ignore[attr-defined]
+                await self.arm(table_id, version, kind, due_at)
+        if others:
+            await self.drop_outdated(table_id, version)
 
     async def pending(self) -> list[DeadlineRecord]:
         """All deadlines not yet done, soonest first: what the scheduler re-arms at start-up."""

@@ -138,6 +138,17 @@ class Table:
                     raise AssertionError(self.dump()) from None
         raise AssertionError("the game did not get there")
 
+    def note_acted(self, user: User, msg: StoredMessage) -> None:
+        """The user acted on this message as it is now (tapped in it outside ``step``)."""
+        self._acted[user.id] = (msg.message_id, len(msg.history))
+
+    def turn_to_act_on(self, user_id: int) -> StoredMessage | None:
+        """The user's turn message, unless it is one he acted on already (its answer may still be coming)."""
+        msg = turn_message(self.emu, user_id)
+        if msg is None or self._acted.get(user_id) == (msg.message_id, len(msg.history)):
+            return None
+        return msg
+
     def has_new_turn(self) -> bool:
         for user in self.humans:
             msg = turn_message(self.emu, user.id)

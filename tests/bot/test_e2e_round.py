@@ -43,15 +43,14 @@ async def test_six_humans_play_a_round_and_pay_tribute_in_the_next(
     )
     emu.tap(table.humans[0], summary, next_button)
 
-    tables = bot_app.bot_data["services"].tables
+    service = bot_app.bot_data["service"]
     # Round 2 is dealt: the debts of round 1 are paid before its first lead, shown to the table card by card.
     await emu.wait_for(
         lambda: "round 2" in (emu.bot_messages(table.humans[0].id)[-1].text or ""),
         timeout=10,
         description="round 2",
     )
-    snap = await tables.snapshot(1)
-    match = snap.state
+    match = (await service.load(1)).match
     assert match is not None and match.round_no == 2
     paid = [e for e in match.shown if e["kind"].startswith("tribute_") and e.get("cards")]
     expected = [f"贡：{' '.join(_groups(e['cards']))}" for e in paid]

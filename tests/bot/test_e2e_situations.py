@@ -10,15 +10,15 @@ from telegram.ext import Application
 
 from bot.app import stop_application
 from emulator import TelegramEmulator
-from storage import service as store
+from table.rebuild import rebuild_round
 
 
-def tables_of(app: Application):  # noqa: ANN201
-    return app.bot_data["services"].tables
+def service_of(app: Application):  # noqa: ANN201
+    return app.bot_data["service"]
 
 
 async def logged_actions(app: Application, table_id: int = 1) -> list[str]:
-    uow = app.bot_data["services"].uow
+    uow = app.bot_data["uow"]
     async with uow() as u:
         return [a.action for a in await u.actions.of_table(table_id)]
 
@@ -101,9 +101,8 @@ async def test_a_seat_that_times_out_goes_tuoguan_and_comes_back(
     bot_app: Application, emulator: TelegramEmulator
 ) -> None:
     emu = emulator
-    services = bot_app.bot_data["services"]
     table = await Table.seated(emu, ["Alice"])
-    async with services.uow() as u:
+    async with bot_app.bot_data["uow"]() as u:
         await u.groups.update_settings(table.group.id, turn_timeout_seconds=1)
         await u.commit()
     await table.begin()
@@ -116,19 +115,19 @@ async def test_a_seat_that_times_out_goes_tuoguan_and_comes_back(
         )
     except TimeoutError:
         print(table.dump())
-        snap = await tables_of(bot_app).snapshot(1)
-        print(snap.seats, snap.state.phase, snap.state.current_player, snap.table.version)
-        async with bot_app.bot_data["services"].uow() as u:
+        snap = await service_of(bot_app).load(1)
+        print(snap.seats, snap.match.phase, snap.match.current_player, snap.version)
+        async with bot_app.bot_data["uow"]() as u:
             print("DEADLINES", await u.deadlines.of_table(1))
         raise
-    snap = await tables_of(bot_app).snapshot(1)
+    snap = await service_of(bot_app).load(1)
     if not table.round_over():
         assert snap.seat(0).autoplay, "two time-outs in a row put the seat on 托管"
         assert any("托管" in (t or "") for t in [table.lobby_now().text])
     # She sends /back and gets her seat back: her own turn message comes again.
     said = emu.user_sends(alice, alice.id, "/back")
     await emu.wait_for_bot_message(alice.id, after=said)
-    snap = await tables_of(bot_app).snapshot(1)
+    snap = await service_of(bot_app).load(1)
     assert not snap.seat(0).autoplay
 
 
@@ -149,22 +148,22 @@ async def test_a_restart_in_the_middle_of_a_round_continues_it_with_nothing_lost
         if steps >= 6:
             break
     log_before = await logged_actions(app)
-    state_before = (await tables_of(app).snapshot(1)).state
+    state_before = (await service_of(app).load(1)).match
     await stop_application(app)
 
     app2: Application = await start_bot()  # type: ignore[misc]
-    snap = await tables_of(app2).snapshot(1)
-    assert snap.state == state_before, "the stored state is the state before the restart"
+    snap = await service_of(app2).load(1)
+    assert snap.match == state_before, "the stored state is the state before the restart"
     assert (await logged_actions(app2))[: len(log_before)] == log_before
     # The same round goes on to its end; the log has no gap and rebuilds the saved state.
     await table.play_until(table.round_over, rng)
     assert len(round_summaries(emu, table.group.id)) == 1
-    uow = app2.bot_data["services"].uow
+    uow = app2.bot_data["uow"]
     async with uow() as u:
-        rebuilt = await store.rebuild_round(u, 1, 1)
+        rebuilt = await rebuild_round(u, 1, 1)
         seqs = [a.seq for a in await u.actions.of_table(1)]
     assert seqs == list(range(1, len(seqs) + 1))
-    assert rebuilt == (await tables_of(app2).snapshot(1)).state
+    assert rebuilt == (await service_of(app2).load(1)).match
 
 
 async def test_a_player_who_blocks_the_bot_goes_tuoguan_and_the_group_is_told(
@@ -182,7 +181,7 @@ async def test_a_player_who_blocks_the_bot_goes_tuoguan_and_the_group_is_told(
         timeout=10,
         description="the group told how to fix it",
     )
-    snap = await tables_of(bot_app).snapshot(1)
+    snap = await service_of(bot_app).load(1)
     assert snap.seat(0).autoplay
     # The computer plays the seat: the round ends without Alice.
     await emu.wait_for(table.round_over, timeout=30, description="the round to end")
@@ -247,8 +246,8 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_table(
         timeout=10,
         description="the table in the supergroup",
     )
-    snap = await tables_of(bot_app).snapshot(1)
-    assert snap.table.group_id == new.id
+    snap = await service_of(bot_app).load(1)
+    assert snap.group_id == new.id
     table.group = new
     table.lobby = next(m for m in emu.bot_messages(new.id) if "第 1 局" in (m.text or ""))
     await table.play_until(table.round_over, random.Random(6))

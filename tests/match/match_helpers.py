@@ -41,12 +41,20 @@ def computer(levels: tuple[str, str] = ("heuristic", "baseline")) -> Chooser:
 
 
 def drive(
-    m: Match, choose: Chooser, rng: random.Random, check: Callable[[Match], None] | None = None
+    m: Match,
+    choose: Chooser,
+    rng: random.Random,
+    check: Callable[[Match], None] | None = None,
+    log: list[str] | None = None,
 ) -> list[Event]:
-    """Play until nobody is to act (the round is over); ``check`` runs after every action."""
+    """Play until nobody is to act (the round is over); ``check`` runs after every action. ``log`` gets
+    every action in notation, as the table's log keeps them (``Match.replay`` reads it)."""
     events: list[Event] = []
     while m.current_player is not None:
-        events += m.apply(choose(m, rng))
+        action = choose(m, rng)
+        events += m.apply(action)
+        if log is not None:
+            log.append(str(action))
         if check is not None:
             check(m)
     return events

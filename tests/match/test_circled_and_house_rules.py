@@ -17,7 +17,7 @@ def test_r7_4_circled_round_doubles_and_the_circled_team_pays_only_quan_gong() -
     for seed in range(50):
         m = Match(Rules.preset("qingdao"), seed)
         drive(m, computer(), random.Random(seed))
-        res = m.results[-1]
+        res = m.last_result
         if res["circled"]:
             break
     else:
@@ -48,6 +48,7 @@ def test_r12_any_house_rules_play_whole_matches_that_conserve_cards(keys: dict, 
     m = Match(rules, seed)
     rng = random.Random(seed)
     full = deck(rules)
+    log: list[str] = []
 
     def conserved(m: Match) -> None:
         assert m.cards_in_play() == full
@@ -55,7 +56,8 @@ def test_r12_any_house_rules_play_whole_matches_that_conserve_cards(keys: dict, 
     for i in range(2):
         if i:
             m.next_round()
-        drive(m, computer(("heuristic", "baseline")), rng, check=conserved)
+            log.append("next")
+        drive(m, computer(("heuristic", "baseline")), rng, check=conserved, log=log)
         assert m.phase == P_OVER and m.cards_in_play() == full
-        assert sum(m.results[-1]["scores"]) == 0
-    assert Match.replay(rules, seed, m.log) == m
+        assert sum(m.last_result["scores"]) == 0
+    assert Match.replay(rules, seed, log) == m

@@ -36,7 +36,7 @@ def test_r1_4_later_rounds_are_led_by_the_previous_da_luo() -> None:
     rng = random.Random(3)
     for _ in range(3):
         drive(m, computer(), rng)
-        da_luo = m.results[-1]["places"][5]
+        da_luo = m.last_result["places"][5]
         m.next_round()
         assert m.leader == da_luo
         while m.round is None:

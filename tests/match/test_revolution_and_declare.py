@@ -104,7 +104,7 @@ def test_r9_3_the_revolutionary_ranks_si_ke_or_san_ke_when_his_team_takes_tou_ke
         drive(m, computer(("heuristic", "heuristic")), rng)
         if m.revolted is None:
             continue
-        res = m.results[-1]
+        res = m.last_result
         r, places = m.revolted, res["places"]
         team_top = places[0] % 2 == places[1] % 2 == r % 2
         assert places.index(r) == (2 if team_top else 3)

@@ -49,7 +49,7 @@ def fuzzed_callback_data() -> list[str]:
 
 
 async def table_state(app: Application) -> tuple[int, list[int]]:
-    async with app.bot_data["services"].uow() as u:
+    async with app.bot_data["uow"]() as u:
         table = await u.tables.get(1)
         assert table is not None
         return table.version, [a.seq for a in await u.actions.of_table(1)]

@@ -16,17 +16,18 @@ from telegram.ext import Application
 
 from emulator import TelegramEmulator
 from emulator.state import StoredMessage
-from storage import make_engine, service, uow_factory
+from storage import make_engine, uow_factory
+from table import TableService
 
 
 async def logged(app: Application) -> list[tuple[int, int | None, str]]:
-    async with app.bot_data["services"].uow() as u:
+    async with app.bot_data["uow"]() as u:
         return [(a.seq, a.seat, a.action) for a in await u.actions.of_table(1)]
 
 
 async def taps_applied(app: Application) -> int:
     """Player actions applied from an update: each records its update id with the action."""
-    async with app.bot_data["services"].uow() as u:
+    async with app.bot_data["uow"]() as u:
         return await u.updates.count()
 
 
@@ -40,10 +41,8 @@ def a_tap(msg) -> str:  # noqa: ANN001
 
 
 async def turn_with_a_tap(table: Table, user_id: int, rng: random.Random) -> None:
-    emu = table.emu
-
     def ready() -> bool:
-        msg = turn_message(emu, user_id)
+        msg = table.turn_to_act_on(user_id)
         return msg is not None and any(
             b["text"].startswith("▶ ") or b["callback_data"].endswith(":x") for b in buttons(msg)
         )
@@ -66,6 +65,7 @@ async def test_two_players_a_double_tap_and_a_redelivered_update_each_act_at_mos
     ann_msg = turn_message(emu, ann.id)
     ben_old = turn_message(emu, ben.id)
     taps = [emu.tap(ann, ann_msg, a_tap(ann_msg))]
+    table.note_acted(ann, ann_msg)
     if ben_old is not None:
         old = [b["callback_data"] for b in buttons(ben_old) if b["callback_data"].startswith("a:")]
         taps.append(emu.forge_tap(ben, ben_old, old[0] if old else "a:1:1:x"))
@@ -84,6 +84,7 @@ async def test_two_players_a_double_tap_and_a_redelivered_update_each_act_at_mos
     msg = turn_message(emu, ann.id)
     data = a_tap(msg)
     first, second = emu.tap(ann, msg, data), emu.tap(ann, msg, data)
+    table.note_acted(ann, msg)
     await emu.wait_for_answer(first)
     await emu.wait_for_answer(second)
     after = await logged(bot_app)
@@ -96,6 +97,7 @@ async def test_two_players_a_double_tap_and_a_redelivered_update_each_act_at_mos
     before, applied = await logged(bot_app), await taps_applied(bot_app)
     msg = turn_message(emu, ann.id)
     query = emu.tap(ann, msg, a_tap(msg))
+    table.note_acted(ann, msg)
     update = next(u for u in emu.updates.history if u.get("callback_query", {}).get("id") == query.id)
     await bot_app.update_queue.put(Update.de_json(update, bot_app.bot))
     await emu.wait_for_answer(query)
@@ -216,13 +218,12 @@ async def test_a_turn_message_whose_turn_another_worker_closed_meanwhile_loses_i
     async def other_worker_moves_on(chat_id: int, markup: Any, message_id: int | None) -> None:
         if chat_id == ann.id and markup is not None and not raced and message_id is not None:
             raced.append(message_id)
-            view = await service.load_table(other_uow, 1)
-            assert view.state is not None
-            legal = view.state.legal_actions()
+            other_service = TableService(other_uow)
+            view = await other_service.load(1)
+            assert view.match is not None and view.to_act is not None and view.to_act.user_id is not None
+            legal = view.match.legal_actions()
             action = next((a for a in legal if str(a) == "pass"), legal[0])
-            await service.apply_actions(
-                other_uow, 1, view.table.version, str(action), seat=view.state.current_player
-            )
+            await other_service.act(1, view.to_act.user_id, action, version=view.version)
 
     before_the_id_comes_back(monkeypatch, bot_app, other_worker_moves_on)
     try:

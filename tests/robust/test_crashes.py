@@ -22,7 +22,8 @@ from players import buttons, choose_tap, round_summaries, turn_message
 from emulator import CallbackQuery, TelegramEmulator
 from emulator.state import StoredMessage, User
 from storage import make_engine, uow_factory
-from storage import service as store
+from table import TableService
+from table.rebuild import rebuild_round
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 10
@@ -195,18 +196,18 @@ async def test_sigkilled_again_and_again_the_match_ends_with_nothing_lost_or_dou
     engine = make_engine(f"sqlite+aiosqlite:///{db}")
     uow = uow_factory(engine)
     try:
-        view = await store.load_table(uow, 1)
+        view = await TableService(uow).load(1)
         async with uow() as u:
             logged = await u.actions.of_table(1)
-            rebuilt = await store.rebuild_round(u, 1, view.table.round_no)
+            rebuilt = await rebuild_round(u, 1, view.round_no)
             processed = {row[0] for row in (await u.connection.execute(_processed())).all()}
     finally:
         await engine.dispose()
 
     # The log is continuous and rebuilds the saved state; the round in the log is the round that ended.
     assert [a.seq for a in logged] == list(range(1, len(logged) + 1))
-    assert rebuilt == view.state
-    assert view.state.round_over and view.table.round_no == players.rounds_wanted
+    assert rebuilt == view.match
+    assert view.match is not None and view.match.round_over and view.round_no == players.rounds_wanted
 
     # Every tap: applied (its update id recorded with its action, once: the id is a primary key), or
     # answered, or lost with the process that took it; a lost tap was tapped again. Never applied twice.

@@ -58,13 +58,10 @@ async def a_round_under_flood_limits(db: Path) -> dict[str, object]:
         await play_round(table, random.Random(11))
         outbox = app.bot_data["outbox"]
         await outbox.flush(timeout=PATIENCE)
-        tables = app.bot_data["services"].tables
-        snap = await tables.snapshot(1)
-        assert snap.state is not None and snap.state.round_over
-        final = render.table_text(
-            snap.lang, snap.state, snap.infos, auto_passed=tables.memory(1).auto_passed, due=None
-        )
-        shown = emu.world.chat(table.group.id).messages[snap.table.table_message_id]
+        stored = await app.bot_data["service"].load(1)
+        assert stored.match is not None and stored.match.round_over
+        final = render.table_text(stored.group.language, stored)
+        shown = emu.world.chat(table.group.id).messages[stored.message_id]
         group_sends = [
             c
             for c in emu.api_log

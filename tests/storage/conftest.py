@@ -12,7 +12,7 @@ from typing import Any
 
 import asyncpg
 import pytest
-from storage_helpers import Database, assert_every_round_rebuilds
+from storage_helpers import Database, assert_every_round_rebuilds  # also puts tests/table on the path
 
 from storage import make_engine, uow_factory, upgrade_to_head
 

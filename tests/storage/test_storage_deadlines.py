@@ -7,22 +7,21 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from storage_helpers import Database, seated_table
+from storage_helpers import Database
+from table_helpers import begin, play_one, seated_table
 
-from storage import service
 from storage.records import DeadlineRecord
 from storage.uow import uow_factory
+from table import TableService
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
 async def _table_with_deadlines(db: Database, group_id: int, count: int) -> int:
-    seated = await seated_table(db.uow, group_id=group_id)
+    seated = await seated_table(db.service(), group_id)
     async with db.uow() as u:
         for version in range(count):
-            await u.deadlines.arm(
-                seated.table_id, seated.version + version, "timeout", T0 + timedelta(seconds=version)
-            )
+            await u.deadlines.arm(seated.table_id, version, "timeout", T0 + timedelta(seconds=version))
         await u.commit()
     return seated.table_id
 
@@ -34,27 +33,24 @@ async def _claim_due(db: Database, worker: str, now: datetime, limit: int = 100)
     return claimed
 
 
-async def test_actions_arm_deadlines_for_their_version_and_retire_older_ones(
+async def test_moves_arm_deadlines_for_their_version_and_retire_older_ones(
     db: Database, rng: random.Random
 ) -> None:
-    seated = await seated_table(db.uow, group_id=-3001)
-
-    def plan(state: object) -> list[tuple[str, datetime]]:
-        return [("reminder", T0 + timedelta(seconds=60)), ("timeout", T0 + timedelta(seconds=120))]
-
-    dealt = await service.start_round(
-        db.uow, seated.table_id, seated.version, seed=rng.randrange(2**62), deadlines=plan
-    )
+    async with db.uow() as u:
+        await u.groups.ensure(-3001)
+        await u.groups.update_settings(-3001, turn_timeout_seconds=3600)  # long enough for a reminder
+        await u.commit()
+    service = TableService(db.uow, clock=lambda: T0)
+    seated = await seated_table(service, -3001)
+    dealt = (await begin(service, seated)).table
     async with db.uow() as u:
         armed = await u.deadlines.of_table(seated.table_id)
     assert sorted((d.version, d.kind, d.due_at) for d in armed) == [
-        (dealt.version, "reminder", T0 + timedelta(seconds=60)),
-        (dealt.version, "timeout", T0 + timedelta(seconds=120)),
+        (dealt.version, "reminder", T0 + timedelta(seconds=1800)),
+        (dealt.version, "timeout", T0 + timedelta(seconds=3600)),
     ]
 
-    applied = await service.apply_action(
-        db.uow, seated.table_id, dealt.version, str(rng.choice(dealt.state.legal_actions())), deadlines=plan
-    )
+    moved = (await play_one(service, dealt, rng)).table
     # A restarted bot re-arms what is pending: only the deadlines of the current version are left.
     restarted = db.new_engine()
     try:
@@ -63,8 +59,8 @@ async def test_actions_arm_deadlines_for_their_version_and_retire_older_ones(
     finally:
         await restarted.dispose()
     assert {(d.table_id, d.version, d.kind) for d in pending} == {
-        (seated.table_id, applied.version, "reminder"),
-        (seated.table_id, applied.version, "timeout"),
+        (seated.table_id, moved.version, "reminder"),
+        (seated.table_id, moved.version, "timeout"),
     }
 
 

@@ -7,11 +7,10 @@ import asyncio
 import random
 
 import pytest
-from storage_helpers import Database, pick, seated_table
+from storage_helpers import Database
+from table_helpers import begin, seated_table, user_to_act
 
-from storage import service, uow_factory
-
-SIX = (201, 202, 203, 204, 205, 206)
+from storage import uow_factory
 
 
 async def _hand_message(db: Database, table_id: int, seat: int) -> int | None:
@@ -29,35 +28,35 @@ async def _claim(db: Database, table_id: int, seat: int, message_id: int, versio
 async def test_a_message_sent_for_a_version_the_table_left_never_replaces_the_newer_one(
     db: Database, rng: random.Random
 ) -> None:
-    seated = await seated_table(db.uow, group_id=-1101, humans=SIX)
-    dealt = await service.start_round(db.uow, seated.table_id, seated.version, seed=rng.randrange(2**62))
-    mover = dealt.state.current_player
-    assert mover is not None
+    service = db.service()
+    seated = await seated_table(service, -1101)
+    dealt = (await begin(service, seated)).table
+    assert dealt.match is not None and dealt.to_act is not None
+    mover = dealt.to_act.n
 
-    assert await _claim(db, seated.table_id, mover, 50, dealt.version)
+    assert await service.hand_message_sent(dealt.id, mover, 50, dealt.version)
     assert await _hand_message(db, seated.table_id, mover) == 50
 
     # He acts from message 60 (a turn message whose id the bot had not stored yet): the move names it.
-    await service.apply_actions(
-        db.uow, seated.table_id, dealt.version, pick(dealt.state, rng), seat=mover, hand_message_id=60
-    )
+    action = rng.choice(dealt.match.legal_actions())
+    await service.act(dealt.id, user_to_act(dealt), action, version=dealt.version, from_message=60)
     assert await _hand_message(db, seated.table_id, mover) == 60
 
     # Message 70, sent for the version his move left, comes back late: it is not his hand message.
-    assert not await _claim(db, seated.table_id, mover, 70, dealt.version)
+    assert not await service.hand_message_sent(dealt.id, mover, 70, dealt.version)
     assert await _hand_message(db, seated.table_id, mover) == 60
     # The message his move named is his, even asked about late.
-    assert await _claim(db, seated.table_id, mover, 60, dealt.version)
+    assert await service.hand_message_sent(dealt.id, mover, 60, dealt.version)
 
 
 async def test_a_claim_racing_a_move_waits_for_it_and_loses(db: Database, rng: random.Random) -> None:
     """Two workers: one commits the next version while the other records a message of the old one."""
     if db.backend != "postgresql":
         pytest.skip("one SQLite file has one writer at a time: the bot runs one process on it")
-    seated = await seated_table(db.uow, group_id=-1102, humans=SIX)
-    dealt = await service.start_round(db.uow, seated.table_id, seated.version, seed=rng.randrange(2**62))
-    mover = dealt.state.current_player
-    assert mover is not None
+    seated = await seated_table(db.service(), -1102)
+    dealt = (await begin(db.service(), seated)).table
+    assert dealt.to_act is not None
+    mover = dealt.to_act.n
     other = db.new_engine()
     try:
         async with db.uow() as moving:

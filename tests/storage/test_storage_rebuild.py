@@ -4,50 +4,49 @@ from __future__ import annotations
 
 import random
 
-from storage_helpers import Database, play_round, play_until, seated_table
+from storage_helpers import Database
+from table_helpers import SIX, begin, play_until, seated_table
 
-from engine import Round
-from storage import service
+from table.rebuild import rebuild_round
 
 
 async def test_every_round_of_a_table_rebuilds_from_seed_and_log(db: Database, rng: random.Random) -> None:
-    seated = await seated_table(db.uow, group_id=-5001)
-    version = seated.version
+    service = db.service()
+    seated = await seated_table(service, -5001)
+    await begin(service, seated)
     finished = []
     for _ in range(2):
-        version, last = await play_round(db.uow, seated.table_id, version, rng)
-        finished.append(last)
-    dealt = await service.start_round(db.uow, seated.table_id, version, seed=rng.randrange(2**62))
-    _, midway, _ = await play_until(
-        db.uow, seated.table_id, dealt.version, dealt.state, rng, stop_before_end=True
-    )
+        table = await play_until(service, seated.table_id, rng, stop_before_end=False)
+        assert table.match is not None
+        finished.append((table.round_no, table.match.copy()))
+        await service.next_round(table.id, SIX[0], table.version)
+    midway = await play_until(service, seated.table_id, rng, stop_before_end=True)
 
     async with db.uow() as u:
-        table = await u.tables.get(seated.table_id)
-        assert table is not None and table.state is not None and table.round_no == 3
-        for last in finished:
-            rebuilt = await service.rebuild_round(u, seated.table_id, last.round_no)
-            assert rebuilt == last.state
-            assert (rebuilt.places, rebuilt.scores()) == (last.places, last.scores)
-        current = await service.rebuild_round(u, seated.table_id, 3)
-        assert current == midway == Round.from_json(table.state)
+        for round_no, match in finished:
+            rebuilt = await rebuild_round(u, seated.table_id, round_no)
+            assert rebuilt == match
+            assert (rebuilt.places, rebuilt.scores()) == (match.places, match.scores())
+        assert await rebuild_round(u, seated.table_id, 3) == midway.match
         seeds = [info.seed for info in await u.rounds.list(seated.table_id)]
-    assert len(set(seeds)) == 3  # each round has its own stored seed
+    assert len(seeds) == 3
 
 
-async def test_log_records_who_acted_and_what(db: Database, rng: random.Random) -> None:
-    seated = await seated_table(db.uow, group_id=-5002)
-    dealt = await service.start_round(db.uow, seated.table_id, seated.version, seed=rng.randrange(2**62))
-    state, version, played = dealt.state, dealt.version, []
+async def test_the_log_records_who_acted_and_what(db: Database, rng: random.Random) -> None:
+    service = db.service()
+    seated = await seated_table(service, -5002)
+    table = (await begin(service, seated)).table
+    played = []
     for _ in range(12):
-        if state.is_over:
+        assert table.match is not None
+        if table.match.round_over:
             break
-        mover = state.current_player
-        applied = await service.apply_action(
-            db.uow, seated.table_id, version, str(rng.choice(state.legal_actions())), seat=mover
-        )
-        played.append((applied.seq, mover, applied.action))
-        state, version = applied.state, applied.version
+        action = rng.choice(table.match.legal_actions())
+        user = table.to_act.user_id  # type: ignore[union-attr]
+        outcome = await service.act(table.id, user, action, version=table.version)
+        played += [(m.seat, str(m.action)) for m in outcome.moves]
+        assert outcome.moves[0].action == action and outcome.moves[0].actor == "player"
+        table = outcome.table
     async with db.uow() as u:
-        log = await u.actions.of_round(seated.table_id, dealt.round_no)
-    assert [(e.seq, e.seat, e.action) for e in log] == played
+        log = await u.actions.of_round(seated.table_id, 1)
+    assert [(e.seat, e.action) for e in log][-len(played) :] == played

@@ -7,11 +7,13 @@ import random
 from datetime import timedelta
 
 import pytest
-from storage_helpers import Database, seated_table
+from storage_helpers import Database
+from table_helpers import begin, seated_table, user_to_act
 
-from engine import IllegalAction
-from storage import AlreadyProcessed, service
+from engine import Action
+from engine.actions import PASS, PLAY
 from storage.models import utcnow
+from table import AlreadyProcessed, IllegalMove
 
 
 async def _log_length(db: Database, table_id: int) -> tuple[int, int]:
@@ -21,57 +23,58 @@ async def _log_length(db: Database, table_id: int) -> tuple[int, int]:
         return table.version, len(await u.actions.of_table(table_id))
 
 
-async def test_redelivered_update_does_nothing(db: Database, rng: random.Random) -> None:
-    seated = await seated_table(db.uow, group_id=-4001)
-    dealt = await service.start_round(db.uow, seated.table_id, seated.version, seed=rng.randrange(2**62))
-    first = await service.apply_action(
-        db.uow, seated.table_id, dealt.version, str(rng.choice(dealt.state.legal_actions())), update_id=5001
+async def test_a_redelivered_update_does_nothing(db: Database, rng: random.Random) -> None:
+    service = db.service()
+    seated = await seated_table(service, -4001)
+    table = (await begin(service, seated)).table
+    assert table.match is not None
+    first = await service.act(
+        table.id, user_to_act(table), rng.choice(table.match.legal_actions()), update_id=5001
     )
-    before = await _log_length(db, seated.table_id)
-    # Even carrying the current version, the same update id is skipped.
+    before = await _log_length(db, table.id)
+    # Even as a typed play (no version to compare), the same update id is skipped.
+    after = first.table
+    assert after.match is not None
     with pytest.raises(AlreadyProcessed):
-        await service.apply_action(
-            db.uow,
-            seated.table_id,
-            first.version,
-            str(rng.choice(first.state.legal_actions())),
-            update_id=5001,
+        await service.act(
+            table.id, user_to_act(after), rng.choice(after.match.legal_actions()), update_id=5001
         )
-    assert await _log_length(db, seated.table_id) == before
+    assert await _log_length(db, table.id) == before
 
 
-async def test_same_update_racing_on_two_workers_acts_once(db: Database, rng: random.Random) -> None:
-    tables = [await seated_table(db.uow, group_id=g) for g in (-4002, -4003)]
-    dealt = [
-        await service.start_round(db.uow, t.table_id, t.version, seed=rng.randrange(2**62)) for t in tables
-    ]
-    outcomes = await asyncio.gather(
-        *(
-            service.apply_action(
-                db.uow, d.table_id, d.version, str(d.state.legal_actions()[0]), update_id=5002
-            )
-            for d in dealt
-        ),
-        return_exceptions=True,
-    )
-    assert sum(isinstance(o, service.Applied) for o in outcomes) == 1
-    assert sum(isinstance(o, AlreadyProcessed) for o in outcomes) == 1
-    lengths = [(await _log_length(db, d.table_id))[1] for d in dealt]
-    assert sorted(lengths) == [0, 1]
+async def test_the_same_update_racing_on_two_workers_acts_once(db: Database, rng: random.Random) -> None:
+    service = db.service()
+    other = db.new_engine()
+    try:
+        services = [service, db.service(other)]
+        tables = [(await begin(service, await seated_table(service, g))).table for g in (-4002, -4003)]
+        outcomes = await asyncio.gather(
+            *(
+                s.act(t.id, user_to_act(t), t.match.legal_actions()[0], update_id=5002)  # type: ignore[union-attr]
+                for s, t in zip(services, tables, strict=True)
+            ),
+            return_exceptions=True,
+        )
+    finally:
+        await other.dispose()
+    assert sum(isinstance(o, AlreadyProcessed) for o in outcomes) == 1, outcomes
+    assert sum(not isinstance(o, BaseException) for o in outcomes) == 1, outcomes
+    versions = sorted([(await _log_length(db, t.id))[0] - t.version for t in tables])
+    assert versions == [0, 1]
 
 
-async def test_failed_handling_does_not_mark_the_update_processed(db: Database, rng: random.Random) -> None:
-    seated = await seated_table(db.uow, group_id=-4004)
-    dealt = await service.start_round(db.uow, seated.table_id, seated.version, seed=rng.randrange(2**62))
-    legal = {str(a) for a in dealt.state.legal_actions()}
-    illegal = next(t for t in ("pass", "play R", "play 3", "play RRRR") if t not in legal)
-    with pytest.raises(IllegalAction):
-        await service.apply_action(db.uow, seated.table_id, dealt.version, illegal, update_id=5003)
-    # The record of the update was rolled back with the rest, so a redelivery is handled afresh.
-    applied = await service.apply_action(
-        db.uow, seated.table_id, dealt.version, sorted(legal)[0], update_id=5003
-    )
-    assert applied.seq == 1
+async def test_a_refused_update_is_not_marked_processed(db: Database) -> None:
+    service = db.service()
+    seated = await seated_table(service, -4004)
+    table = (await begin(service, seated)).table
+    assert table.match is not None
+    legal = table.match.legal_actions()
+    illegal = next(a for a in (Action(PASS), Action(PLAY, (0,) * 14 + (9,))) if a not in legal)
+    with pytest.raises(IllegalMove):
+        await service.act(table.id, user_to_act(table), illegal, update_id=5003)
+    # Nothing of the refused attempt was written, so a redelivery (now legal) is handled afresh.
+    done = await service.act(table.id, user_to_act(table), legal[0], update_id=5003)
+    assert done.table.version == table.version + 1
 
 
 async def test_old_update_ids_can_be_forgotten(db: Database) -> None:

@@ -1,0 +1,178 @@
+"""The private chat: /start (and the deep link that seats a player), /back from 托管, typed plays."""
+
+from __future__ import annotations
+
+import re
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from engine import Action
+from engine.match import parse_typed
+from table import (
+    AlreadyProcessed,
+    IllegalMove,
+    NoRoundInPlay,
+    NotSeated,
+    NotYourTurn,
+    Outcome,
+    RoundInProgress,
+    StaleVersion,
+    Table,
+    TableError,
+    TableNotFound,
+)
+
+from .. import render
+from ..i18n import t
+from .common import desk, in_private, reply, user_language
+from .group import cmd_help, seat_user
+
+MAX_TEXT = 200  # a typed play is short; anything longer is not one
+_DEEP_LINK = re.compile(r"j(\d{1,12})s([0-5])")
+
+
+async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await user_language(context, update)
+    if not in_private(update):
+        await cmd_help(update, context)
+        return
+    payload = context.args[0] if context.args else ""
+    m = _DEEP_LINK.fullmatch(payload)
+    if m:
+        table_id, seat = int(m.group(1)), int(m.group(2))
+        refused = await seat_user(context, update, table_id, seat)
+        if refused is not None and update.effective_user is not None:
+            try:
+                table = await desk(context).service.load(table_id)
+            except TableNotFound:
+                table = None
+            if (
+                table is not None
+                and table.status == "lobby"
+                and table.seat_of(update.effective_user.id) is None
+            ):
+                refused = await seat_user(context, update, table_id, None)  # that seat went: any other
+        if refused is not None:
+            await reply(update, refused[0])
+        return
+    await reply(
+        update,
+        t(
+            lang,
+            "Welcome! Add me to your group and send /new there to open a 够级 table. Your cards will come to this chat.",
+        )
+        + "\n\n"
+        + render.help_text(lang),
+    )
+
+
+async def cmd_back(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await user_language(context, update)
+    user = update.effective_user
+    assert user is not None
+    outcomes = await desk(context).service.back(user.id)
+    await reply(
+        update,
+        t(lang, "Welcome back: you play your own cards again.")
+        if outcomes
+        else t(lang, "You are not on 托管 anywhere."),
+    )
+    await desk(context).after_all(outcomes)
+
+
+def typed_action(text: str) -> Action | None:
+    """A typed play in the notation of RULES.md: ``TTTT2``, ``/p 888B``, ``pass``/``过``, ``让``, ``烧 KKK``."""
+    text = text.strip()
+    if not text or len(text) > MAX_TEXT:
+        return None
+    if text.startswith("/p"):
+        rest = text[2:]
+        text = rest.split(None, 1)[1] if rest.startswith("@") and len(rest.split(None, 1)) > 1 else rest
+    try:
+        return parse_typed(text)
+    except ValueError:
+        return None
+
+
+async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await user_language(context, update)
+    msg, user = update.effective_message, update.effective_user
+    assert msg is not None and user is not None
+    action = typed_action(msg.text or "")
+    if action is None:
+        await reply(
+            update,
+            t(
+                lang,
+                "I did not understand that. Type a play like TTTT2 or 888B, or pass / 过. /help explains.",
+            ),
+        )
+        return
+    mine = [
+        table
+        for table in await desk(context).service.tables_of(user.id)
+        if (seat := table.seat_of(user.id)) is not None
+        and table.to_act is not None
+        and table.to_act.n == seat.n
+    ]
+    if len(mine) > 1 and msg.reply_to_message is not None:
+        replied = msg.reply_to_message.message_id
+        mine = [s for s in mine if (seat := s.seat_of(user.id)) and seat.hand_message_id == replied] or mine
+    if not mine:
+        await reply(update, t(lang, "It is not your turn at any table."))
+        return
+    if len(mine) > 1:
+        names = ", ".join(s.title for s in mine)
+        await reply(
+            update,
+            t(
+                lang,
+                "It is your turn at several tables ({names}): reply to the hand message of the table you mean.",
+                names=names,
+            ),
+        )
+        return
+    outcome, refused = await act(context, update, mine[0], action, None, lang)
+    if refused is not None:
+        await reply(update, refused)
+    await desk(context).after(outcome)
+
+
+async def act(
+    context: ContextTypes.DEFAULT_TYPE,
+    update: Update,
+    table: Table,
+    action: Action,
+    version: int | None,
+    lang: str,
+    from_message: int | None = None,
+) -> tuple[Outcome | None, str | None]:
+    """One move of the user's; the outcome to show, or the text that says why it was refused (neither for a
+    redelivered update)."""
+    user = update.effective_user
+    assert user is not None
+    try:
+        outcome = await desk(context).service.act(
+            table.id, user.id, action, version=version, update_id=update.update_id, from_message=from_message
+        )
+    except AlreadyProcessed:
+        return None, None
+    except TableError as e:
+        return None, refusal(lang, e)
+    return outcome, None
+
+
+def refusal(lang: str, e: TableError) -> str:
+    """Why a move was refused, in a word the player understands."""
+    if isinstance(e, IllegalMove):
+        return t(lang, "Not allowed: {reason}", reason=e.reason)
+    if isinstance(e, NotYourTurn):
+        return t(lang, "It is not your turn.")
+    if isinstance(e, NotSeated):
+        return t(lang, "You are not seated at this table.")
+    if isinstance(e, TableNotFound):
+        return t(lang, "That table is closed.")
+    if isinstance(e, StaleVersion | NoRoundInPlay | RoundInProgress):
+        return t(lang, "That button is out of date.")
+    return t(lang, "That button is out of date.")

@@ -1,0 +1,174 @@
+"""The inline keyboards: the lobby, the hand composer, a round's end, the group's settings. Every button's
+data is written by :mod:`bot.codec`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from engine import Action, Rules
+from engine.actions import BURN, PASS, PLAY, YIELD
+from engine.cards import NRANKS, RANKS, Counts, format_cards
+from engine.match import (
+    DECLARE,
+    NO_DECLARE,
+    NO_REVOLT,
+    P_DECLARE,
+    P_HEAD,
+    P_RETURN,
+    P_REVOLT,
+    RETURN,
+    REVOLT,
+    WUTOU,
+    YAOTOU,
+)
+from engine.rules import PRESETS
+from table import TURN_TIMES, Group, SettingChange, Table
+
+from . import codec
+from .i18n import t
+from .render import duration_text
+
+MAX_SUGGESTIONS = 4
+EMPTY: Counts = (0,) * NRANKS
+# The house rules /settings toggles (the tribute order is a preset matter).
+TOGGLES = tuple(k for k in Rules.key_names() if k != "tribute_order")
+
+
+def lobby_keyboard(lang: str, table: Table) -> InlineKeyboardMarkup:
+    def button(label: str, what: str, seat: int | None = None) -> InlineKeyboardButton:
+        return InlineKeyboardButton(
+            label, callback_data=codec.lobby_data(table.id, table.version, what, seat)
+        )
+
+    free = table.free_seats
+    rows = [[button(t(lang, "Join"), "join"), button(t(lang, "Leave"), "leave")]]
+    if free:
+        rows.append([button(t(lang, "Seat {n}", n=s + 1), "join", s) for s in free])
+        rows.append([button(t(lang, "Add computer players"), "bots")])
+    rows.append([button(t(lang, "Start"), "begin")])
+    return InlineKeyboardMarkup(rows)
+
+
+def summary_keyboard(lang: str, table: Table) -> InlineKeyboardMarkup:
+    """Under a round's summary: deal the next round, or stop; drawn for this version only."""
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t(lang, "Next round"), callback_data=codec.lobby_data(table.id, table.version, "next")
+                ),
+                InlineKeyboardButton(
+                    t(lang, "Stop"), callback_data=codec.lobby_data(table.id, table.version, "stop")
+                ),
+            ]
+        ]
+    )
+
+
+def hand_keyboard(lang: str, table: Table, seat: int, selection: Counts = EMPTY) -> InlineKeyboardMarkup:
+    """The composer: ranks with counts (tap to add one), clear, play / pass / 让牌 / 烧, one-tap suggestions."""
+    match = table.match
+    assert match is not None
+    table_id, version = table.id, table.version
+
+    def act(label: str, action: Action) -> InlineKeyboardButton:
+        return InlineKeyboardButton(label, callback_data=codec.act_data(table_id, version, action))
+
+    def compose(label: str, sel: Counts) -> InlineKeyboardButton:
+        return InlineKeyboardButton(label, callback_data=codec.compose_data(table_id, version, sel))
+
+    phase = match.phase
+    rows: list[list[InlineKeyboardButton]] = []
+    if phase in (P_REVOLT, P_HEAD, P_DECLARE):
+        words = {
+            P_REVOLT: [(t(lang, "革命"), REVOLT), (t(lang, "No 革命"), NO_REVOLT)],
+            P_HEAD: [(t(lang, "要头"), YAOTOU), (t(lang, "无头"), WUTOU)],
+            P_DECLARE: [(t(lang, "宣点"), DECLARE), (t(lang, "No 宣点"), NO_DECLARE)],
+        }[phase]
+        return InlineKeyboardMarkup([[act(label, Action(word)) for label, word in words]])
+
+    hand = match.hand(seat)
+    rank_buttons = []
+    for r in range(NRANKS):
+        left = hand[r] - selection[r]
+        if hand[r]:
+            if left > 0:
+                more = list(selection)
+                more[r] += 1
+                rank_buttons.append(compose(f"{RANKS[r]}×{left}", tuple(more)))
+            else:
+                rank_buttons.append(compose(f"{RANKS[r]}✓", selection))
+    for i in range(0, len(rank_buttons), 5):
+        rows.append(rank_buttons[i : i + 5])
+    chosen = sum(selection) > 0
+    control: list[InlineKeyboardButton] = []
+    if chosen:
+        control.append(compose(t(lang, "Clear"), EMPTY))
+    if phase == P_RETURN:
+        if chosen:
+            control.append(
+                act(t(lang, "Give back {cards}", cards=format_cards(selection)), Action(RETURN, selection))
+            )
+        rows.append(control)
+        return InlineKeyboardMarkup([r for r in rows if r])
+    legal = match.legal_actions()
+    kinds = {a.kind for a in legal}
+    if chosen:
+        control.append(act(t(lang, "Play {cards}", cards=format_cards(selection)), Action(PLAY, selection)))
+        if BURN in kinds:
+            control.append(act(t(lang, "烧 {cards}", cards=format_cards(selection)), Action(BURN, selection)))
+    if control:
+        rows.append(control)
+    moves: list[InlineKeyboardButton] = []
+    if PASS in kinds:
+        moves.append(act(t(lang, "Pass"), Action(PASS)))
+    if YIELD in kinds:
+        moves.append(act(t(lang, "让牌"), Action(YIELD)))
+    moves.append(InlineKeyboardButton(t(lang, "Hint"), callback_data=codec.hint_data(table_id, version)))
+    rows.append(moves)
+    suggestions = smallest_plays(legal)
+    if suggestions:
+        rows.append(
+            [act(("🔥 " if a.kind == BURN else "▶ ") + format_cards(a.cards or ()), a) for a in suggestions]
+        )
+    return InlineKeyboardMarkup(rows)
+
+
+def smallest_plays(legal: Sequence[Action]) -> list[Action]:
+    """The one-tap buttons: the smallest plays (fewest 2s and jokers, lowest rank) among the legal ones."""
+    plays = [a for a in legal if a.kind in (PLAY, BURN) and a.cards is not None]
+
+    def cost(a: Action) -> tuple[int, int, int, int]:
+        c = a.cards or ()
+        specials = c[12] + c[13] * 2 + c[14] * 3
+        base = next((r for r in range(12) if c[r]), 12)
+        return (specials, a.kind == BURN, base, sum(c))
+
+    return sorted(plays, key=cost)[:MAX_SUGGESTIONS]
+
+
+def settings_keyboard(group: Group) -> InlineKeyboardMarkup:
+    lang = group.language
+    rules = group.rules
+
+    def b(label: str, what: str, value: str | int) -> InlineKeyboardButton:
+        return InlineKeyboardButton(label, callback_data=codec.setting_data(SettingChange(what, value)))
+
+    rows = [[b(("• " if Rules.preset(p) == rules else "") + p, "preset", p) for p in PRESETS]]
+    toggles = [b(("✅ " if getattr(rules, k) else "▫️ ") + k, "rule", k) for k in TOGGLES]
+    rows += [toggles[i : i + 2] for i in range(0, len(toggles), 2)]
+    rows.append(
+        [
+            b(("• " if group.turn_seconds == s else "") + duration_text(lang, s), "turn_seconds", s)
+            for s in TURN_TIMES
+        ]
+    )
+    rows.append(
+        [
+            b(("• " if lang == code else "") + label, "language", code)
+            for code, label in (("zh", "中文"), ("en", "English"))
+        ]
+    )
+    return InlineKeyboardMarkup(rows)

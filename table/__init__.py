@@ -1,0 +1,65 @@
+"""The table layer, between the bot and storage: the table as one value (:mod:`table.model`), its policy
+(computer and 托管 moves, R4.3's automatic passes, deadlines: :mod:`table.policy`) and one use case per
+thing a player or the clock does (:class:`table.service.TableService`), each one unit of work returning an
+:class:`table.outcome.Outcome`. It knows no Telegram and no SQL: storage is reached through the protocols of
+:mod:`table.ports`."""
+
+from .errors import (
+    AlreadyProcessed,
+    AlreadySeated,
+    IllegalMove,
+    NoRoundInPlay,
+    NoTableOpen,
+    NotAllowed,
+    NothingToDo,
+    NotInLobby,
+    NotSeated,
+    NotYourTurn,
+    RoundInProgress,
+    SeatTaken,
+    StaleVersion,
+    TableAlreadyOpen,
+    TableError,
+    TableNotFound,
+)
+from .model import CLOSED, LOBBY, PLAYING, TURN_TIMES, Group, Marks, Seat, Table
+from .outcome import CameBack, Closed, Move, Notice, Outcome, Reminder, TimedOut, WentAutoplay
+from .service import NEXT_ROUND, SettingChange, TableService
+
+__all__ = [
+    "CLOSED",
+    "LOBBY",
+    "NEXT_ROUND",
+    "PLAYING",
+    "TURN_TIMES",
+    "AlreadyProcessed",
+    "AlreadySeated",
+    "CameBack",
+    "Closed",
+    "Group",
+    "IllegalMove",
+    "Marks",
+    "Move",
+    "NoRoundInPlay",
+    "NoTableOpen",
+    "NotAllowed",
+    "NotInLobby",
+    "NotSeated",
+    "NotYourTurn",
+    "NothingToDo",
+    "Notice",
+    "Outcome",
+    "Reminder",
+    "RoundInProgress",
+    "SeatTaken",
+    "Seat",
+    "SettingChange",
+    "StaleVersion",
+    "Table",
+    "TableAlreadyOpen",
+    "TableError",
+    "TableNotFound",
+    "TableService",
+    "TimedOut",
+    "WentAutoplay",
+]

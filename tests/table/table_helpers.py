@@ -1,0 +1,86 @@
+"""Seating and playing through the use cases, as the bot would (shared by tests/table and tests/storage)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from engine import Action
+from table import Outcome, Table, TableService
+
+SIX = (101, 102, 103, 104, 105, 106)
+
+
+@dataclass(frozen=True)
+class Seated:
+    table_id: int
+    group_id: int
+    humans: tuple[int, ...]
+
+
+async def seated_table(
+    service: TableService, group_id: int, humans: tuple[int, ...] = SIX, *, computers: bool = True
+) -> Seated:
+    """A lobby in ``group_id`` with ``humans`` in the first seats and, if asked, computer players in the rest."""
+    await service.see_group(group_id, f"group {group_id}")
+    for user_id in humans:
+        await service.see_user(user_id, f"player {user_id}", "en")
+    opened = await service.open(group_id, humans[0] if humans else None)
+    table_id = opened.table.id
+    for seat, user_id in enumerate(humans):
+        await service.join(table_id, user_id, seat)
+    if computers and len(humans) < 6:
+        await service.add_computers(table_id, humans[0] if humans else None)
+    return Seated(table_id, group_id, humans)
+
+
+async def begin(service: TableService, seated: Seated) -> Outcome:
+    return await service.begin(seated.table_id, seated.humans[0])
+
+
+def user_to_act(table: Table) -> int:
+    seat = table.to_act
+    assert seat is not None and seat.user_id is not None, "the table waits on a player"
+    return seat.user_id
+
+
+async def play_one(service: TableService, table: Table, rng: random.Random) -> Outcome:
+    """A random legal move of the player to act, by button (with the version it was drawn for)."""
+    assert table.match is not None
+    action = rng.choice(table.match.legal_actions())
+    return await service.act(table.id, user_to_act(table), action, version=table.version)
+
+
+def ends_round(table: Table, action: Action) -> bool:
+    """Would this move end the round, with what the table plays after it? Asked of a copy: the engine and the
+    table's policy decide, not the test."""
+    from table import policy
+
+    assert table.match is not None
+    match = table.match.copy()
+    match.apply(action)
+    salt = 1
+    while (nxt := policy.automatic_move(table, match, salt)) is not None:
+        match.apply(nxt[0])
+        salt += 1
+    return match.round_over
+
+
+async def play_until(
+    service: TableService, table_id: int, rng: random.Random, *, stop_before_end: bool
+) -> Table:
+    """Random legal moves until the round ends, or until the next move would end it."""
+    table = await service.load(table_id)
+    while table.match is not None and not table.match.round_over:
+        action = rng.choice(table.match.legal_actions())
+        if stop_before_end and ends_round(table, action):
+            return table
+        table = (await service.act(table_id, user_to_act(table), action, version=table.version)).table
+    return table
+
+
+async def last_move(service: TableService, table: Table) -> tuple[Action, int]:
+    """A move that ends the round from here, and who makes it."""
+    assert table.match is not None
+    action = next(a for a in table.match.legal_actions() if ends_round(table, a))
+    return action, user_to_act(table)
