@@ -1,0 +1,67 @@
+"""Rollouts: a round played to its end with the heuristic at every seat, as fast as the engine allows.
+
+The search plays thousands of these a decision, so a rollout works on a :class:`~engine.round.Round` (never a
+Match, never a SeatView), copies it with :meth:`Round.clone`, and applies the policy's actions through the
+round's own transition code without re-validating them (the policy only builds legal actions:
+tests/ai/test_rollout.py checks every one of them against ``Round.illegal_reason``).
+"""
+
+from __future__ import annotations
+
+from ..actions import BURN, PASS, YIELD, Action
+from ..match import final_places
+from ..round import PLACE_POINTS, Round
+from .policy import DEFAULT, Tuning, choose_play
+from .spots import RoundSpot
+
+# A safety net, far above any real round (a heuristic round takes about 270 actions).
+MAX_ACTIONS = 5_000
+
+
+def apply_unchecked(rnd: Round, action: Action) -> None:
+    """``rnd.apply(action)`` for an action known to be legal, without its legality check and events."""
+    s = rnd.current
+    assert s is not None
+    events: list = []
+    kind = action.kind
+    if kind == PASS:
+        rnd.bound[s] = True
+        if rnd.yielder == s:
+            rnd.yielder = None
+        rnd._advance(events)
+    elif kind == YIELD:
+        rnd.yielder, rnd.yielder_back = s, False
+        rnd._advance(events)
+    else:
+        assert action.cards is not None
+        rnd._play(s, action.cards, kind == BURN, events)
+
+
+def policy_action(rnd: Round, tuning: Tuning = DEFAULT) -> Action:
+    s = rnd.current
+    assert s is not None
+    return choose_play(RoundSpot(rnd, s), tuning)
+
+
+def play_out(rnd: Round, tuning: Tuning = DEFAULT) -> Round:
+    """Play ``rnd`` (changed in place) to its end with the heuristic at every seat."""
+    n = 0
+    while not rnd.over and n < MAX_ACTIONS:
+        apply_unchecked(rnd, policy_action(rnd, tuning))
+        n += 1
+    return rnd
+
+
+def round_scores(rnd: Round) -> list[int]:
+    """R11.1 per seat for a finished round (串三户 doubles), with the revolutionary's place as Match has it."""
+    places = final_places(rnd)
+    factor = 2 if places[0] % 2 == places[1] % 2 == places[2] % 2 else 1
+    scores = [0] * 6
+    for i, seat in enumerate(places):
+        scores[seat] = PLACE_POINTS[i] * factor
+    return scores
+
+
+def team_score(rnd: Round, seat: int) -> int:
+    """The round score of ``seat``'s team (R11.1: its three seats' sum) once ``rnd`` is over."""
+    return sum(round_scores(rnd)[seat % 2 :: 2])
