@@ -9,7 +9,17 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from table import CLOSED, LOBBY, RoundInProgress, StaleVersion, Table, TableError, TableNotFound
+from table import (
+    CLOSED,
+    LOBBY,
+    AlreadyProcessed,
+    IllegalMove,
+    RoundInProgress,
+    StaleVersion,
+    Table,
+    TableError,
+    TableNotFound,
+)
 
 from .. import codec, render
 from ..i18n import t
@@ -33,6 +43,8 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         await on_setting(update, context, button)
         return
     service = desk(context).service
+    if isinstance(button, codec.Act) and await _act_at_once(update, context, button, lang):
+        return
     try:
         table = await service.load(button.table_id)
     except TableNotFound:
@@ -93,6 +105,44 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     with contextlib.suppress(TelegramError):
         await query.answer()
     await desk(context).after(outcome)
+
+
+async def _act_at_once(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, button: codec.Act, lang: str
+) -> bool:
+    """A move tapped in private goes straight to the use case, which checks seat, version and turn itself:
+    reading the table first as well was a second read per tap (benches.load, cProfile). Whether the tap was
+    handled; a refusal is looked at again below (a seat on 托管 comes back, an old keyboard goes)."""
+    query, user, chat = update.callback_query, update.effective_user, update.effective_chat
+    assert query is not None and user is not None
+    if chat is None or chat.id != user.id:
+        return False
+    tapped = query.message.message_id if query.message is not None else None
+    try:
+        outcome = await desk(context).service.act(
+            button.table_id,
+            user.id,
+            button.action,
+            version=button.version,
+            update_id=update.update_id,
+            from_message=tapped,
+        )
+    except AlreadyProcessed:
+        # A redelivery: the move stands. It is answered again, since the first delivery may have died
+        # between its commit and its answer (what it would have shown comes from the restart's resume).
+        with contextlib.suppress(TelegramError):
+            await query.answer()
+        return True
+    except IllegalMove as e:
+        await query.answer(refusal(lang, e), show_alert=True)
+        return True
+    except TableError:
+        return False
+    # A redelivered update may have been answered already by the delivery that applied it.
+    with contextlib.suppress(TelegramError):
+        await query.answer()
+    await desk(context).after(outcome)
+    return True
 
 
 async def on_lobby(
