@@ -4,18 +4,25 @@ A player is ``choose(view, legal, rng) -> Action``. ``view`` is the :class:`~eng
 to act (its own hand and what the table shows, never another hand); ``legal`` is
 :meth:`Match.legal_actions` (while leading in play, the plain leads); a player may also compose a lead of his
 own (attaching 2s and jokers), which :func:`computer_action` accepts only when the match judges it legal.
+
+Levels (:func:`make_player`): ``easy`` (the old heuristic, a little careless), ``heuristic`` (the bot's
+"normal"; ``normal`` is an alias), ``strong`` (determinized search, engine/ai/search.py), and ``baseline``
+(the smallest legal play: a floor for tests). Every level takes the same keyword options and ignores those it
+has no use for, so a table can pass its settings (``budget_ms``, ``seed``, ``deterministic``) to any level.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from ..actions import Action
 from ..match import Match, SeatView
 from .baseline import BaselinePlayer
+from .easy import EasyPlayer
 from .heuristic import HeuristicPlayer
+from .search import SearchOptions, StrongPlayer, decide
 
 
 class Player(Protocol):
@@ -24,17 +31,35 @@ class Player(Protocol):
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action: ...
 
 
-LEVELS: dict[str, type[BaselinePlayer] | type[HeuristicPlayer]] = {
-    "baseline": BaselinePlayer,
-    "heuristic": HeuristicPlayer,
+def _baseline(**_options: Any) -> Player:
+    return BaselinePlayer()
+
+
+def _heuristic(**_options: Any) -> Player:
+    return HeuristicPlayer()
+
+
+def _strong(**options: Any) -> Player:
+    return StrongPlayer(**options)
+
+
+LEVELS: dict[str, Callable[..., Player]] = {
+    "easy": EasyPlayer,
+    "heuristic": _heuristic,
+    "normal": _heuristic,
+    "strong": _strong,
+    "baseline": _baseline,
 }
 
 
-def make_player(level: str) -> Player:
+def make_player(level: str, **options: Any) -> Player:
+    """A computer player of ``level``; ``strong`` takes ``budget_ms`` (default 200), ``seed`` and
+    ``deterministic`` (a fixed number of worlds, ``worlds``, instead of the clock)."""
     try:
-        return LEVELS[level]()
+        factory = LEVELS[level]
     except KeyError:
         raise ValueError(f"unknown computer level {level!r} ({', '.join(LEVELS)})") from None
+    return factory(**options)
 
 
 def computer_action(match: Match, player: Player, rng: random.Random) -> Action:
@@ -49,4 +74,15 @@ def computer_action(match: Match, player: Player, rng: random.Random) -> Action:
     return legal[0]
 
 
-__all__ = ["LEVELS", "Player", "computer_action", "make_player", "BaselinePlayer", "HeuristicPlayer"]
+__all__ = [
+    "LEVELS",
+    "BaselinePlayer",
+    "EasyPlayer",
+    "HeuristicPlayer",
+    "Player",
+    "SearchOptions",
+    "StrongPlayer",
+    "computer_action",
+    "decide",
+    "make_player",
+]

@@ -9,13 +9,53 @@ tests/ai/test_rollout.py checks every one of them against ``Round.illegal_reason
 from __future__ import annotations
 
 from ..actions import BURN, PASS, YIELD, Action
+from ..events import Event
 from ..match import final_places
-from ..round import PLACE_POINTS, Round
+from ..round import MEN, PLACE_POINTS, Round
 from .policy import DEFAULT, Tuning, choose_play
 from .spots import RoundSpot
 
 # A safety net, far above any real round (a heuristic round takes about 270 actions).
 MAX_ACTIONS = 5_000
+
+
+class RolloutRound(Round):
+    """A Round whose hottest seat queries are written for speed; they answer exactly as Round's (the dead list
+    is nearly always empty, and Round's generator expressions over it were a fifth of a rollout's time)."""
+
+    def active(self, s: int) -> bool:
+        if s in self.out or s == self.revolted:
+            return False
+        return not self.dead or all(d != s for d, _ in self.dead)
+
+    def has_head(self, s: int) -> bool:
+        if self.gousi_left[s]:
+            return True
+        o = (s + 3) % 6
+        if o in self.out or o == self.revolted:
+            return False
+        return not self.dead or all(d != o or how == MEN for d, how in self.dead)
+
+    def _check_over(self, events: list[Event]) -> bool:
+        team = -1
+        for s in range(6):
+            if self.active(s):
+                if team < 0:
+                    team = s % 2
+                elif s % 2 != team:
+                    return False
+        self.over = True
+        self.current = None
+        self.top = None
+        events.append(Event("round_over"))
+        return True
+
+
+def fast_copy(rnd: Round) -> RolloutRound:
+    """A :class:`RolloutRound` copy of ``rnd`` (Round.clone, then the faster class)."""
+    copy = rnd.clone()
+    copy.__class__ = RolloutRound
+    return copy
 
 
 def apply_unchecked(rnd: Round, action: Action) -> None:

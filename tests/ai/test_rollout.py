@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engine.ai import HeuristicPlayer, computer_action
-from engine.ai.rollout import apply_unchecked, play_out, policy_action, team_score
+from engine.ai.rollout import apply_unchecked, fast_copy, play_out, policy_action, team_score
 from engine.match import P_PLAY, Match
 from engine.round import Round
 from engine.rules import Rules
@@ -64,3 +64,14 @@ def test_a_clone_plays_out_without_touching_the_original() -> None:
     play_out(copy)
     assert copy.over and rnd.to_json() == before
     assert team_score(copy, 0) == -team_score(copy, 1)  # R11.1: the scores of a round sum to zero
+
+
+def test_a_rollout_round_plays_exactly_as_a_round() -> None:
+    """RolloutRound only answers Round's seat queries faster: the same policy gives the same round."""
+    for preset in ("qingdao", "zhangqiu"):
+        for seed in range(30):
+            rnd = Round.deal(Rules.preset(preset), seed)
+            fast = fast_copy(rnd)
+            play_out(rnd)
+            play_out(fast)
+            assert fast.to_json() == rnd.to_json()
