@@ -1,7 +1,9 @@
 """``python -m engine.bench``: the figures the computer players and every button press depend on.
 
-Prints legal-action times over random mid-round positions (median and p99), ``beats`` calls per second and
-whole random-legal rounds per second, on one core.
+Prints legal-action times over random mid-round positions (median and p99), ``beats`` calls per second,
+whole random-legal rounds per second, and what the computer players cost (engine/ai): a heuristic decision
+through Match (SeatView and legal actions), a heuristic rollout of a whole round on a Round (what the strong
+player's search plays thousands of), and Round.clone, on one core.
 """
 
 from __future__ import annotations
@@ -85,6 +87,36 @@ def bench_rounds(seconds: float, rules: Rules) -> tuple[float, float]:
     return rounds / dt, actions / dt
 
 
+def bench_ai(rules: Rules, rounds: int) -> tuple[list[float], list[float], float]:
+    """Heuristic decisions through Match (µs each), heuristic rollouts of whole dealt rounds (ms each), and
+    Round.clone (µs)."""
+    from .ai import HeuristicPlayer, computer_action
+    from .ai.rollout import play_out
+    from .match import Match
+
+    player = HeuristicPlayer()
+    decisions: list[float] = []
+    for seed in range(rounds):
+        m = Match(rules, seed)
+        rng = random.Random(seed)
+        while m.current_player is not None:
+            t0 = time.perf_counter_ns()
+            action = computer_action(m, player, rng)
+            decisions.append((time.perf_counter_ns() - t0) / 1000)
+            m.apply(action)
+    rollouts: list[float] = []
+    for seed in range(rounds):
+        rnd = Round.deal(rules, seed)
+        t0 = time.perf_counter()
+        play_out(rnd)
+        rollouts.append((time.perf_counter() - t0) * 1000)
+    rnd = Round.deal(rules, 0)
+    t0 = time.perf_counter()
+    for _ in range(10_000):
+        rnd.clone()
+    return decisions, rollouts, (time.perf_counter() - t0) / 10_000 * 1e6
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--positions", type=int, default=10_000)
@@ -102,6 +134,15 @@ def main(argv: list[str] | None = None) -> None:
     print(f"beats: {bench_beats(2_000_000):,.0f} calls/s")
     rps, aps = bench_rounds(args.seconds, rules)
     print(f"random-legal rounds: {rps:,.1f} rounds/s ({aps:,.0f} actions/s)")
+    decisions, rollouts, clone_us = bench_ai(rules, 100)
+    print(
+        f"heuristic decisions (Match, {len(decisions)}): median {statistics.median(decisions):.1f} µs"
+        f"  p99 {percentile(decisions, 0.99):.1f} µs"
+    )
+    print(
+        f"heuristic rollouts of a dealt round (Round, {len(rollouts)}): median {statistics.median(rollouts):.2f} ms"
+        f"  p99 {percentile(rollouts, 0.99):.2f} ms; Round.clone {clone_us:.1f} µs"
+    )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The heuristic team beats the baseline team clearly, seats swapped halfway (what gouji-sim measures at scale)."""
+"""The heuristic team beats the baseline team clearly, seats swapped halfway, and beats the easy level on
+duplicate deals (what gouji-sim measures at scale)."""
 
 from __future__ import annotations
 
@@ -15,3 +16,15 @@ def test_heuristic_team_outscores_baseline_team_with_seats_swapped() -> None:
     assert sum(h.places[p] for p in (0, 1)) > sum(b.places[p] for p in (0, 1))
     text = report(result, "qingdao")
     assert "[heuristic]" in text and "[baseline]" in text and "rounds/s" in text
+
+
+def test_heuristic_beats_easy_on_duplicate_deals() -> None:
+    """Every match seed is played from both sides; the pair is the unit of the interval."""
+    result = simulate(
+        Rules.preset("qingdao"), 3, 120, 6, "heuristic", "easy", swap=False, progress=False, duplicate=True
+    )
+    assert result.rounds == 120 and len(result.pair_means) == 10
+    assert result.levels["heuristic"].rounds == result.levels["easy"].rounds == 120
+    assert sum(result.pair_means) / len(result.pair_means) > 1.0
+    text = report(result, "qingdao")
+    assert "[heuristic] vs [easy]" in text and "duplicate pairs" in text
