@@ -29,6 +29,7 @@ from .actions import BURN, BURN_WORDS, PASS, PLAY, YIELD, Action
 from .cards import BIG, EMPTY, NRANKS, SMALL, TWO, Counts, format_cards, parse_cards
 from .deal import buy_all, deal
 from .events import Event
+from .refusals import Refusal, missing
 from .round import PLACE_POINTS, Debt, IllegalAction, Round, Top, _parse_debt, opposite
 from .rules import Rules
 from .tribute import Returned, pay
@@ -269,26 +270,41 @@ class Match:
     def is_legal(self, action: Action) -> bool:
         return self.illegal_reason(action) is None
 
-    def illegal_reason(self, action: Action) -> str | None:
+    def illegal_reason(self, action: Action) -> Refusal | None:
         s = self.current_player
         if s is None:
-            return "nobody is to act: the round is over" if self.phase == P_OVER else "nobody is to act"
+            return (
+                Refusal("over", "nobody is to act: the round is over")
+                if self.phase == P_OVER
+                else Refusal("nobody", "nobody is to act")
+            )
         if self.phase == P_PLAY:
             if action.kind not in ROUND_KINDS:
-                return f"{action.kind} is not a move of the play"
+                return Refusal("not_an_action", f"{action.kind} is not a move of the play")
             assert self.round is not None
             return self.round.illegal_reason(action)
         if self.phase == P_RETURN:
             if action.kind != RETURN or action.cards is None or len(action.cards) != NRANKS:
-                return f"give back {self.returns[0].n} cards (还贡)"
+                return Refusal(
+                    "give_back", f"give back {self.returns[0].n} cards (还贡)", n=self.returns[0].n
+                )
             if sum(action.cards) != self.returns[0].n:
-                return f"give back exactly {self.returns[0].n} cards (还贡)"
+                return Refusal(
+                    "give_back", f"give back exactly {self.returns[0].n} cards (还贡)", n=self.returns[0].n
+                )
             if any(h < c for h, c in zip(self.hands[s], action.cards, strict=True)):
-                return f"you do not hold {format_cards(action.cards)}"
+                return Refusal(
+                    "not_held",
+                    f"you do not hold {format_cards(action.cards)}",
+                    cards=action.cards,
+                    missing=missing(self.hands[s], action.cards),
+                )
             return None
         allowed = {P_REVOLT: (REVOLT, NO_REVOLT), P_HEAD: (YAOTOU, WUTOU), P_DECLARE: (DECLARE, NO_DECLARE)}
         if action.kind not in allowed[self.phase] or action.cards is not None:
-            return "choose " + " or ".join(allowed[self.phase])
+            return Refusal(
+                "choose", "choose " + " or ".join(allowed[self.phase]), options=allowed[self.phase]
+            )
         return None
 
     # ----------------------------------------------------------------- applying

@@ -28,6 +28,7 @@ from .cards import (
 )
 from .events import Event
 from .plays import Shape, beats_shape, counts_of, has_pure_gouji, is_gouji, is_pure_gouji, shape_of
+from .refusals import Refusal, missing
 from .rules import DEBT_KINDS, Rules
 
 SEATS = range(6)
@@ -41,6 +42,17 @@ MEN, HU = "men", "hu"  # ways to die: 闷 (R8.3) and 烧糊 (R6.7)
 def opposite(seat: int) -> int:
     """对头 (R1.1)."""
     return (seat + 3) % 6
+
+
+def _does_not_beat(cards: Counts, top: Counts) -> Refusal:
+    """R2.4: a play beats only one of as many cards (R2.5's 二杀一 aside)."""
+    return Refusal(
+        "does_not_beat",
+        f"{format_cards(cards)} does not beat {format_cards(top)}",
+        cards=cards,
+        top=top,
+        size=sum(top),
+    )
 
 
 class IllegalAction(ValueError):
@@ -318,95 +330,114 @@ class Round:
 
     # ----------------------------------------------------------------- legality
 
-    def illegal_reason(self, action: Action) -> str | None:
+    def illegal_reason(self, action: Action) -> Refusal | None:
         if self.over:
-            return "the round is over"
+            return Refusal("over", "the round is over")
         s = self.current
         assert s is not None
         top = self.top
         if action.kind == PASS:
-            return "you lead: play something" if top is None else None
+            return Refusal("lead_something", "you lead: play something") if top is None else None
         if action.kind == YIELD:
             if top is None:
-                return "there is nothing to yield to"
+                return Refusal("nothing_to_yield", "there is nothing to yield to")
             if self.free:
-                return "no yielding in 四户乱缠"
+                return Refusal("no_yield_free", "no yielding in 四户乱缠")
             if top.owner != opposite(s):
-                return "you may only yield to your 对头's play"
+                return Refusal("yield_only_duitou", "you may only yield to your 对头's play")
             if top.kind != NORMAL:
-                return "never yield against a gouji play"
+                return Refusal("no_yield_gouji", "never yield against a gouji play")
             if self.yielder is not None:
-                return "you have yielded already"
+                return Refusal("yielded_already", "you have yielded already")
             return None
         cards = action.cards
         if action.kind not in (PLAY, BURN) or cards is None or len(cards) != NRANKS:
-            return "not an action"
+            return Refusal("not_an_action", "not an action")
         shape = shape_of(cards)
         if shape is None:
-            return f"{format_cards(cards)} is not a play: one rank, with 2s and jokers"
+            return Refusal(
+                "not_a_play",
+                f"{format_cards(cards)} is not a play: one rank, with 2s and jokers",
+                cards=cards,
+            )
         hand = self.hands[s]
         if any(h < c for h, c in zip(hand, cards, strict=True)):
-            return f"you do not hold {format_cards(cards)}"
+            return Refusal(
+                "not_held",
+                f"you do not hold {format_cards(cards)}",
+                cards=cards,
+                missing=missing(hand, cards),
+            )
         reason = self._card_rules_reason(s, cards, shape, top is None)
         if reason:
             return reason
         if action.kind == BURN:
             if top is None:
-                return "there is nothing to burn"
+                return Refusal("nothing_to_burn", "there is nothing to burn")
             if self.free:
-                return "no burning in 四户乱缠"
+                return Refusal("no_burn_free", "no burning in 四户乱缠")
             if not self.may_burn(s):
                 return self._why_no_burn(s)
             if not beats_shape(shape, shape_of(top.cards), self.rules.two_big_kill_one):  # type: ignore[arg-type]
-                return f"{format_cards(cards)} does not beat {format_cards(top.cards)}"
+                return _does_not_beat(cards, top.cards)
             if self.rules.burn_feasibility and not self._can_finish(
                 s, cards, self.opened[s] or is_pure_gouji(shape)
             ):
-                return "that burn cannot finish: every lead after it needs a joker"
+                return Refusal(
+                    "burn_cannot_finish", "that burn cannot finish: every lead after it needs a joker"
+                )
             return None
         if top is None:
             if self.burner == s:
                 rest = sum(hand) - shape.size
                 if rest and not (shape.nr or shape.nb):
-                    return "while burning, every lead but the last must carry a joker"
+                    return Refusal(
+                        "burn_needs_joker", "while burning, every lead but the last must carry a joker"
+                    )
                 if self.rules.burn_feasibility and not self._can_finish(s, cards, self.opened[s]):
-                    return "the rest of your hand could not finish the burn"
+                    return Refusal(
+                        "burn_rest_unfinishable", "the rest of your hand could not finish the burn"
+                    )
             return None
         if not self.may_answer(s):
             if top.kind == GOUSI:
-                return "够死级: only a burn may answer it"
-            return "only the 对头 may answer a gouji play; others may only burn it"
+                return Refusal("gousi_only_burn", "够死级: only a burn may answer it")
+            return Refusal(
+                "only_duitou_answers", "only the 对头 may answer a gouji play; others may only burn it"
+            )
         if not beats_shape(shape, shape_of(top.cards), self.rules.two_big_kill_one):  # type: ignore[arg-type]
-            return f"{format_cards(cards)} does not beat {format_cards(top.cards)}"
+            return _does_not_beat(cards, top.cards)
         return None
 
-    def _why_no_burn(self, s: int) -> str:
+    def _why_no_burn(self, s: int) -> Refusal:
         top = self.top
         assert top is not None
         if top.kind == NORMAL:
-            return "only a gouji play can be burned"
+            return Refusal("only_gouji_burned", "only a gouji play can be burned")
         if s == opposite(top.owner):
-            return "the 对头 answers, he does not burn"
+            return Refusal("duitou_answers", "the 对头 answers, he does not burn")
         if self.bound[s]:
-            return "you passed in this trick"
+            return Refusal("passed_already", "you passed in this trick")
         if not self.has_head(s):
-            return "无头: you cannot burn"
-        return "only an opened player may burn"
+            return Refusal("wutou_cannot_burn", "无头: you cannot burn")
+        return Refusal("burn_needs_open", "only an opened player may burn")
 
-    def _card_rules_reason(self, s: int, cards: Counts, shape: Shape, leading: bool) -> str | None:
+    def _card_rules_reason(self, s: int, cards: Counts, shape: Shape, leading: bool) -> Refusal | None:
         rules = self.rules
         if shape.base >= 0 and shape.twos and not rules.tie_two:
-            return "2s may not be attached (tie_two is off)"
+            return Refusal("tie_two_off", "2s may not be attached (tie_two is off)")
         if rules.bie_san and cards[THREE]:
             # R8.1: 3s only as the last play, all of them, nothing attached.
             if shape.size != cards[THREE] or sum(self.hands[s]) != shape.size:
-                return "3s may only be your last play, all together, with nothing attached"
+                return Refusal(
+                    "three_last", "3s may only be your last play, all together, with nothing attached"
+                )
         if cards[FOUR] and rules.dian_si_active and not self.opened[s] and not self.free:
             # R5.4; a leader left with nothing but 4s and 3s must still be able to lead (S0 §6).
             hand = self.hands[s]
             stuck = leading and hand[THREE] + hand[FOUR] == sum(hand)
             if not stuck or shape.size != cards[FOUR]:
-                return "open the point (开点) before you play 4s"
+                return Refusal("four_after_open", "open the point (开点) before you play 4s")
         return None
 
     def _can_finish(self, s: int, cards: Counts, opened: bool) -> bool:

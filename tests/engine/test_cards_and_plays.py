@@ -132,3 +132,19 @@ def test_r3_2_pure_gouji_has_no_twos_and_no_jokers() -> None:
         "B": False,
         "JJJ": False,
     }
+
+
+def test_a_refusal_says_what_would_be_allowed() -> None:
+    """Issue 13: "7777 does not beat 666" says the play must have 3 cards; "JJ2" names the missing 2."""
+    from engine import Action, Round, Rules
+    from engine.actions import PLAY
+    from engine.cards import parse_cards
+
+    hands = [parse_cards(h) for h in ("666 5", "7777 JJ 8", "9", "T", "Q", "K")]
+    rnd = Round.from_position(Rules.preset("classic"), hands, 0)
+    rnd.apply(Action(PLAY, parse_cards("666")))
+    too_many = rnd.illegal_reason(Action(PLAY, parse_cards("7777")))
+    assert too_many is not None and too_many.code == "does_not_beat" and too_many.facts["size"] == 3
+    not_held = rnd.illegal_reason(Action(PLAY, parse_cards("JJ2")))
+    assert not_held is not None and not_held.code == "not_held"
+    assert not_held.facts["missing"] == parse_cards("2")
