@@ -161,6 +161,7 @@ def simulate(
     duplicate: bool = False,
     jobs: int = 1,
     options: dict[str, Any] | None = None,
+    report_every: int = 0,
 ) -> SimResult:
     """Play ``rounds`` rounds in matches of ``per_match``; with ``duplicate`` half as many match seeds, each
     played from both sides."""
@@ -186,12 +187,16 @@ def simulate(
             for s, labels in plan:
                 records.append(play_match(rules, s, per_match, labels, opts))
                 bar.update(per_match)
+                if report_every and len(records) % report_every == 0:
+                    _interim(records, team_a, team_b, start, bar)
         else:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
                 futures = [pool.submit(_job, (rules, s, per_match, labels, opts)) for s, labels in plan]
                 for f in as_completed(futures):
                     records.append(f.result())
                     bar.update(per_match)
+                    if report_every and len(records) % report_every == 0:
+                        _interim(records, team_a, team_b, start, bar)
     result.seconds = time.perf_counter() - start
     records.sort(key=lambda r: (r.seed, r.labels != (team_a, team_b)))
     for rec in records:
@@ -208,6 +213,26 @@ def simulate(
             by_seed.setdefault(rec.seed, []).append(rec.stats[team].match_means[0])
         result.pair_means = [statistics.fmean(v) for v in by_seed.values() if len(v) == 2]
     return result
+
+
+def _interim(records: list[MatchRecord], team_a: str, team_b: str, start: float, bar: tqdm) -> None:  # type: ignore[type-arg]
+    """A line on stderr with the figures so far (a long run stopped early still leaves them)."""
+    by_seed: dict[int, list[float]] = {}
+    for rec in records:
+        by_seed.setdefault(rec.seed, []).append(rec.stats[rec.labels.index(team_a)].match_means[0])
+    pairs = [statistics.fmean(v) for v in by_seed.values() if len(v) == 2]
+    times = sorted(
+        t for rec in records for team in (0, 1) if rec.labels[team] == team_a for t in rec.searched[team]
+    )
+    text = f"{sum(r.rounds for r in records)} rounds, {time.perf_counter() - start:.0f} s"
+    if len(pairs) >= 2:
+        mean, half = ci95(pairs)
+        text += f"; [{team_a}] vs [{team_b}] {mean:+.3f} ± {half:.3f} over {len(pairs)} pairs"
+    if times:
+        text += (
+            f"; {team_a} searched p99 {percentile(times, 0.99) * 1e3:.1f} ms, max {times[-1] * 1e3:.1f} ms"
+        )
+    bar.write(text, file=sys.stderr)
 
 
 def _merge(into: LevelStats, st: LevelStats) -> None:
@@ -303,6 +328,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--jobs", type=int, default=1, help="worker processes (timings need a core each)")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument(
+        "--report-every", type=int, default=0, help="print the figures so far every N matches (stderr)"
+    )
     args = p.parse_args(argv)
     options: dict[str, Any] = {"budget_ms": args.budget_ms}
     if args.worlds is not None:
@@ -324,6 +352,7 @@ def main(argv: list[str] | None = None) -> int:
         duplicate=args.duplicate,
         jobs=args.jobs,
         options=options,
+        report_every=args.report_every,
     )
     print(report(result, args.preset))
     return 0
