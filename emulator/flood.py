@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -44,12 +44,15 @@ class FloodControl:
     enabled: bool = False
     clock: Callable[[], float] = time.monotonic
     refusals: int = 0
+    # The 429s answered, by the kind of limit that refused: "private chat", "group" or GLOBAL.
+    refusals_by_limit: Counter[str] = field(default_factory=Counter)
     violations: list[Violation] = field(default_factory=list)
     _windows: dict[str, deque[float]] = field(default_factory=dict)
     _blocked_until: dict[str, float] = field(default_factory=dict)
 
     def reset(self) -> None:
         self.refusals = 0
+        self.refusals_by_limit.clear()
         self.violations.clear()
         self._windows.clear()
         self._blocked_until.clear()
@@ -71,7 +74,7 @@ class FloodControl:
             until = self._blocked_until.get(scope, 0.0)
             if now < until:
                 self.violations.append(Violation(method, chat_id, scope, until - now))
-                self.refusals += 1
+                self._refused(scope, chat_type)
                 raise too_many_requests(max(1, math.ceil(until - now)))
         for scope, allowed, period in self._scopes(chat_id, chat_type):
             window = self._windows.setdefault(scope, deque())
@@ -80,8 +83,13 @@ class FloodControl:
             if len(window) >= allowed:
                 retry_after = max(1, math.ceil(window[0] + period - now))
                 self._blocked_until[scope] = now + retry_after
-                self.refusals += 1
+                self._refused(scope, chat_type)
                 raise too_many_requests(retry_after)
+
+    def _refused(self, scope: str, chat_type: str) -> None:
+        self.refusals += 1
+        kind = GLOBAL if scope == GLOBAL else "private chat" if chat_type == "private" else "group"
+        self.refusals_by_limit[kind] += 1
 
     def record(self, chat_id: int, chat_type: str) -> None:
         """Count a message that went through (refused sends do not use up the quota)."""
