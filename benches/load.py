@@ -1,21 +1,47 @@
-"""Load benchmark: many tables at once through the real bot, against the Bot API emulator.
+"""Load benchmark: tables of scripted humans through the real bot, against the Bot API emulator with
+Telegram's flood limits on. What a human action costs in Bot API calls and CPU, how long the bot takes to
+answer it, whether it keeps to Telegram's limits, and what that makes one bot token's capacity.
 
-    python -m benches.load                    # a quick run: 20 tables
-    python -m benches.load --tables 1000 --think 15   # on a SQLite file in a temporary directory
-    python -m benches.load --tables 100 --pg postgresql://postgres@127.0.0.1:5432/test
+    python -m benches.load                                   # a quick run: 20 tables of six humans
+    python -m benches.load --tables 100 --think 5 --seconds 60
+    python -m benches.load --tables 1000 --think 15 --seconds 120
+    python -m benches.load --tables 100 --think 5 --pg postgresql://postgres@127.0.0.1:5432/test
 
-The bot (build_application + start_application, polling) runs in this process; the emulator and the
-scripted players run in a subprocess of their own, so that their work is not counted against the bot.
-Each table has one or two scripted humans (alternately) who tap a one-tap play or pass after a think
-time, and computer players in the other seats; at the end of a round a human taps "Next round".
-The players hold their taps until every table is seated. The bot's and the emulator's CPU time over the
-measured seconds are printed too (the bot's from this process, the emulator's from /proc).
-With --pg a fresh database is created on that server for the run and dropped afterwards.
+**Set-up.** The bot (``build_application`` with ``Settings``' defaults: 20 messages a minute per group,
+30 a second in all; polling) runs in this process on a SQLite file in a temporary directory, or on a fresh
+PostgreSQL database with ``--pg`` (dropped afterwards). The emulator and the scripted humans run in a
+subprocess, so that their work is not counted against the bot; with ``--limits on`` (the default) the
+emulator enforces ``FloodLimits()``: 20 messages a minute into a group, edits included; 3 per 3 s into a
+private chat; 30 a second in all; a 429 with ``retry_after`` beyond them. ``--limits off`` switches only the
+emulator's limits off; the bot keeps its own. Each table has ``--humans`` humans (1-6; computers in the other
+seats), seated through the bot (``/new``, the lobby's buttons; the humans are taken to have started the bot
+before, so no ``/start``), all tables in their lobbies first and then begun (``--setup-concurrency`` tables
+at a time). The humans (:mod:`benches.players`, where their shares of compositions, one-tap plays, passes,
+typed plays, hints and stale taps are given and argued) act from their table's start; the measured
+``--seconds`` begin after ``--warmup`` more.
 
-Printed: actions per second (every move in the action log, computers' included), the time from an
-update arriving at the bot to the last Bot API call it causes (p50/p99), the bot's peak memory, the
-Bot API calls per action and, by method, per update. The bot's rate limits are set far above Telegram's and the emulator's flood
-limits are off: this measures the bot, not Telegram's limits.
+**Measured, from outside the bot** (nothing here reaches into the outbox or the rate limiter, which may
+change): every Bot API call, by wrapping ``do_request`` of the bot's request class (``bot/http.py``; every
+call goes through it): its method, chat, HTTP status, Telegram's description and ``retry_after``. Every
+update, when PTB's updater puts it on the application's queue ("the update reaches the bot"), and when its
+handlers start. The bot process's CPU time (``time.process_time``). In the emulator: the 429s it answered
+(by the limit that refused), the calls made inside a 429's window (``FloodControl.violations``: a bot that
+waits out ``retry_after`` makes none), and what the players saw (their waits, refusals, timeouts, rounds).
+
+**Per human action.** Every update in the measured seconds is one human action (a tap, a composer tap
+included, or a typed message). A call is the work of the latest update of its table before it (the calls
+of one update do not carry its id): the calls between one update of a table and the next are that update's,
+and a call held back until the table's next update counts for that one. Latency is from an update reaching
+the bot to the last call attributed to it (calls are followed ``--drain`` seconds past the measured ones).
+
+**Capacity.** Telegram's limit of about 30 messages a second applies to what the bot sends into chats:
+sendMessage, editMessageText and editMessageReplyMarkup are counted (the methods the emulator's limits
+apply to), answerCallbackQuery (an answer to a tap, not a message) and getUpdates are not. A table of six
+humans at the think time asks for (messages per human action) × (human actions per second of a table when
+the bot answers at once); the latter is the humans' actions over the time they spent thinking and between
+taps (at a table one human acts at a time), which does not depend on how slow the bot was in the run. The
+capacity is 30 over that, and the CPU capacity one core (less the idle bot's share, measured for ``--idle``
+seconds before the tables are seated) over (bot CPU per human action, net of idle) × the same pace.
 """
 
 from __future__ import annotations
@@ -25,127 +51,53 @@ import asyncio
 import bisect
 import contextlib
 import json
+import logging
 import os
-import random
 import resource
 import shutil
 import sys
 import tempfile
 import time
-import tracemalloc
 import uuid
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from typing import Any
 
-UNLIMITED = 1_000_000  # messages a second / a minute: far above anything the bench can send
+GLOBAL_LIMIT = 30.0  # messages a second, all chats (Telegram's bot FAQ; FloodLimits.total_messages)
+COUNTED = ("sendMessage", "editMessageText", "editMessageReplyMarkup")  # what the limits apply to
+NOT_MODIFIED = "message is not modified"
+
+
+def _pct(values: Sequence[float], p: float) -> float:
+    """The p-quantile of sorted ``values`` (nearest rank), NaN for none."""
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, int(p * len(values)))]
+
+
+def _spread(values: list[float]) -> dict[str, float]:
+    values = sorted(values)
+    return {"n": len(values), "p50": _pct(values, 0.5), "p99": _pct(values, 0.99), "max": _pct(values, 1.0)}
+
+
+def _ms(s: dict[str, float]) -> str:
+    if not s["n"]:
+        return "none"
+    return f"p50 {1000 * s['p50']:,.0f} ms, p99 {1000 * s['p99']:,.0f} ms, max {1000 * s['max']:,.0f} ms (n={s['n']:,})"
 
 
 # ====================================================================== the players' side (subprocess)
 
 
-def _pick(buttons: list[dict[str, Any]], rng: random.Random) -> str | None:
-    """What a simple player taps: a one-tap play (mostly) or pass; 还贡: the cards to give back."""
-    data = [b.get("callback_data", "") for b in buttons]
-    give_back = [d for d in data if d.count(":") >= 3 and d.split(":")[3][:1] == "r"]
-    if give_back:
-        return give_back[0]
-    if not any(d.startswith("a:") for d in data):
-        cards = [b["callback_data"] for b in buttons if "×" in b.get("text", "")]
-        return cards[0] if cards else None
-    one_tap = [b["callback_data"] for b in buttons if b.get("text", "").startswith("▶ ")]
-    passes = [d for d in data if d.endswith(":x")]
-    if one_tap and (not passes or rng.random() < 0.7):
-        return rng.choice(one_tap)
-    if passes:
-        return passes[0]
-    choices = [d for d in data if d.startswith("a:") and not d.endswith(":h")]
-    return rng.choice(choices) if choices else None
-
-
-@dataclass
-class _Players:
-    emu: Any
-    think: float
-    rng: random.Random = field(default_factory=lambda: random.Random(7))
-    humans: dict[int, int] = field(default_factory=dict)  # user id -> group id
-    first_human: dict[int, Any] = field(default_factory=dict)  # group id -> user
-    taps: int = 0
-    pending: set[tuple[int, int, int]] = field(default_factory=set)
-    # Until every table is seated, taps wait here (the latest per message): a table that began early
-    # would otherwise load the bot while the others are still being seated.
-    held: dict[tuple[int, int], tuple[Any, Any, tuple[int, int, int], Any]] | None = field(
-        default_factory=dict
-    )
-
-    def release(self) -> None:
-        held, self.held = self.held or {}, None
-        loop = asyncio.get_running_loop()
-        for user, msg, stamp, revision in held.values():
-            delay = self.rng.uniform(0.5, 1.5) * self.think
-            loop.call_later(delay, self._tap, user, msg, stamp, revision)
-
-    def watch(self) -> None:
-        journal = self.emu.journal
-        add = journal.add
-
-        def add_and_react(kind: str, **data: Any) -> dict[str, Any]:
-            event = add(kind, **data)
-            if kind in ("bot_message", "bot_edit"):
-                self._seen(data["chat_id"], data["message_id"])
-            return event
-
-        journal.add = add_and_react
-
-    def _seen(self, chat_id: int, message_id: int) -> None:
-        chat = self.emu.world.chats.get(chat_id)
-        msg = chat.messages.get(message_id) if chat is not None else None
-        if msg is None:
-            return
-        data = [b.get("callback_data", "") for row in msg.buttons for b in row]
-        if chat_id in self.humans:
-            if not any(d[:2] in ("a:", "k:") for d in data):
-                return
-            user = self.emu.world.users[chat_id]
-        elif chat_id in self.first_human and any(d.endswith(":next") for d in data):
-            user = self.first_human[chat_id]
-        else:
-            return
-        revision = msg.history[-1]
-        stamp = (chat_id, message_id, id(revision))
-        if stamp in self.pending:
-            return
-        self.pending.add(stamp)
-        if self.held is not None:
-            self.held[chat_id, message_id] = (user, msg, stamp, revision)
-            return
-        delay = self.rng.uniform(0.5, 1.5) * self.think
-        asyncio.get_running_loop().call_later(delay, self._tap, user, msg, stamp, revision)
-
-    def _tap(self, user: Any, msg: Any, stamp: tuple[int, int, int], revision: Any) -> None:
-        self.pending.discard(stamp)
-        if msg.history[-1] is not revision:
-            return  # the message changed meanwhile; its new revision was seen too
-        buttons = [b for row in msg.buttons for b in row]
-        choice = (
-            next((b["callback_data"] for b in buttons if b["callback_data"].endswith(":next")), None)
-            if msg.chat_id < 0
-            else _pick(buttons, self.rng)
-        )
-        if choice is None:
-            return
-        with contextlib.suppress(Exception):  # a message deleted meanwhile: nothing to tap
-            self.emu.tap(user, msg, choice)
-            self.taps += 1
-
-
-async def _seat_table(emu: Any, players: _Players, n: int, humans: int) -> dict[str, Any]:
+async def _seat_table(emu: Any, n: int, humans: int, timeout: float) -> tuple[Any, list[Any], Any]:
+    """A group with ``humans`` people in a lobby of the bot's, computers in the other seats; a coroutine
+    function that begins it."""
     people = [emu.create_user(f"P{n}x{i}", language_code="en") for i in range(humans)]
-    group = emu.create_group(f"Table {n}", people)
     for user in people:
-        started = emu.start_bot(user)
-        # The bot must know the player (his /start answered) before he can sit down.
-        await emu.wait_for_bot_message(user.id, after=started, timeout=120)
+        # Players of a bot in use have started it before: no /start (and no welcome message) here.
+        user.started_bot = True
+        emu.world.private_chat(user)
+    group = emu.create_group(f"Table {n}", people)
     said = emu.user_sends(people[0], group.id, "/new")
     lobby = await emu.wait_for(
         lambda: next(
@@ -157,7 +109,7 @@ async def _seat_table(emu: Any, players: _Players, n: int, humans: int) -> dict[
             ),
             None,
         ),
-        timeout=120,
+        timeout=timeout,
         description=f"the lobby of table {n}",
     )
     chat = emu.world.chat(group.id)
@@ -181,87 +133,196 @@ async def _seat_table(emu: Any, players: _Players, n: int, humans: int) -> dict[
     def shows(text: str) -> bool:
         return any(text in (m.text or "") for m in lobbies())
 
-    async def tap(user: Any, arg: str, until: Any) -> None:
+    async def tap(user: Any, arg: str, until: Callable[[], Any]) -> None:
         msg = now()
         data = next(
             b["callback_data"] for row in msg.buttons for b in row if b["callback_data"].endswith(":" + arg)
         )
         query = emu.tap(user, msg, data)
         try:
-            await emu.wait_for(until, timeout=120, description=f"lobby {arg} at table {n}")
+            await emu.wait_for(until, timeout=timeout, description=f"lobby {arg} at table {n}")
         except TimeoutError:
             raise TimeoutError(f"table {n} {arg}: {now().text!r} answer {query.answer_text!r}") from None
 
     for user in people:
         await tap(user, "join", lambda u=user: shows(u.first_name))
-    await tap(people[0], "bots", lambda: not all("（空）" in (m.text or "") for m in lobbies()))
-    for user in people:
-        players.humans[user.id] = group.id
-    players.first_human[group.id] = people[0]
-    msg = now()
-    data = next(
-        b["callback_data"] for row in msg.buttons for b in row if b["callback_data"].endswith(":begin")
-    )
-    emu.tap(people[0], msg, data)
-    return {"group": group.id, "users": [u.id for u in people]}
+    if humans < 6:
+        await tap(people[0], "bots", lambda: not any("（空）" in (m.text or "") for m in lobbies()))
+
+    async def begin() -> None:
+        await tap(people[0], "begin", lambda: not lobbies())
+
+    return group, people, begin
 
 
-def _trim(emu: Any) -> int:
-    """Drop the emulator's logs (journal, API log, update history, old revisions): they keep everything."""
-    dropped = len(emu.journal.events) + len(emu.api_log) + len(emu.updates.history)
-    emu.journal.events.clear()
-    emu.api_log.clear()
-    emu.updates.history.clear()
-    for chat in emu.world.chats.values():
-        for msg in chat.messages.values():
-            if len(msg.history) > 2:
-                dropped += len(msg.history) - 2
-                del msg.history[1:-1]  # the first revision and the latest stay
-    emu.world.callback_queries.clear()
-    return dropped
+class _Calls:
+    """The emulator's own count of the calls it answered, by method and outcome, read off its api_log."""
+
+    def __init__(self, emu: Any) -> None:
+        self.emu = emu
+        self.by: Counter[str] = Counter()
+        self.violations: Counter[str] = Counter()
+        self.dropped = 0
+
+    def drain(self, counting: bool) -> None:
+        """Count (when ``counting``) and drop the emulator's logs: they keep everything, and the run is long."""
+        emu = self.emu
+        if counting:
+            for entry in emu.api_log:
+                body = entry["response"]
+                if entry["method"] != "getUpdates":
+                    self.by[f"{entry['method']} {'ok' if body['ok'] else body['error_code']}"] += 1
+            for v in emu.flood.violations:
+                scope = (
+                    "all chats" if v.scope == "all chats" else "private chat" if v.chat_id > 0 else "group"
+                )
+                self.violations[
+                    f"{v.method} into a {scope}" if scope != "all chats" else f"{v.method} (all chats)"
+                ] += 1
+        self.dropped += len(emu.journal.events) + len(emu.api_log) + len(emu.updates.history)
+        emu.flood.violations.clear()
+        emu.journal.events.clear()
+        emu.api_log.clear()
+        emu.updates.history.clear()
+        for chat in emu.world.chats.values():
+            for msg in chat.messages.values():
+                if len(msg.history) > 2:
+                    self.dropped += len(msg.history) - 2
+                    del msg.history[1:-1]  # the first revision and the latest stay
+        queries = emu.world.callback_queries
+        for qid in [qid for qid, q in queries.items() if q.answered]:
+            del queries[qid]  # an unanswered one stays: the bot may still answer it
 
 
-async def _emulator_process(tables: int, think: float, concurrency: int) -> None:
-    from emulator import TelegramEmulator
+async def _emulator_process(args: argparse.Namespace) -> None:
+    from emulator import FloodLimits, TelegramEmulator
+
+    from .players import Crowd
 
     loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
+    reader = asyncio.StreamReader(limit=2**26)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
 
     def say(**data: Any) -> None:
         sys.stdout.write(json.dumps(data) + "\n")
         sys.stdout.flush()
 
-    async with TelegramEmulator(flood_enabled=False) as emu:
-        players = _Players(emu, think)
-        players.watch()
-        say(base_url=emu.api_base_url, token=emu.token)
-        await reader.readline()  # the bot is running
-        gate = asyncio.Semaphore(concurrency)
-        began = time.perf_counter()
+    def progress(text: str) -> None:
+        print(f"  [players] {text}", file=sys.stderr, flush=True)
 
-        async def seat(n: int) -> dict[str, Any]:
-            async with gate:
-                return await _seat_table(emu, players, n, 1 + n % 2)
-
-        seated = await asyncio.gather(*(seat(n) for n in range(tables)))
-        players.release()
-        say(tables=seated, setup_s=time.perf_counter() - began)
-        dropped = 0
-        stop = asyncio.ensure_future(reader.readline())
-        while not stop.done():
-            await asyncio.wait([stop], timeout=5)
-            dropped += _trim(emu)
+    emu = TelegramEmulator(flood_enabled=args.limits == "on", flood_limits=FloodLimits())
+    async with emu:
+        crowd = Crowd(emu, args.think, args.seed)
+        calls = _Calls(emu)
         say(
-            taps=players.taps,
-            calls=sum(v for k, v in emu.calls.items() if k != "getUpdates"),
-            internal_errors=len(emu.internal_errors),
-            dropped_log_entries=dropped,
-            peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            base_url=emu.api_base_url, token=emu.token, limits=vars(emu.flood.limits), flood=emu.flood.enabled
         )
+        await reader.readline()  # the bot is running
+        measuring = False
+
+        async def trim() -> None:
+            while True:
+                await asyncio.sleep(2.0)
+                calls.drain(measuring)
+
+        trimmer = asyncio.ensure_future(trim())
+        gate = asyncio.Semaphore(args.setup_concurrency)
+        began = time.perf_counter()
+        done = 0
+
+        async def seat(n: int) -> tuple[Any, list[Any], Any]:
+            nonlocal done
+            async with gate:
+                seated = await _seat_table(emu, n, args.humans, args.setup_timeout)
+            done += 1
+            return seated
+
+        async def report_progress(what: str) -> None:
+            while True:
+                await asyncio.sleep(15)
+                progress(f"{done}/{args.tables} tables {what} after {time.perf_counter() - began:.0f} s")
+
+        reporter = asyncio.ensure_future(report_progress("seated"))
+        seated = await asyncio.gather(*(seat(n) for n in range(args.tables)))
+        reporter.cancel()
+        seat_s, done = time.perf_counter() - began, 0
+        reporter = asyncio.ensure_future(report_progress("begun"))
+
+        async def begin(group: Any, people: list[Any], go: Any) -> None:
+            nonlocal done
+            async with gate:
+                crowd.start(crowd.seat(group.id, people))
+                await go()
+            done += 1
+
+        await asyncio.gather(*(begin(*s) for s in seated))
+        reporter.cancel()
+        say(
+            tables=[{"group": g.id, "users": [u.id for u in people]} for g, people, _ in seated],
+            seat_s=seat_s,
+            begin_s=time.perf_counter() - began - seat_s,
+        )
+        refused0: Counter[str] = Counter()
+        refused: Counter[str] = Counter()
+        while True:
+            line = (await reader.readline()).decode().strip()
+            if line == "measure":
+                calls.drain(False)
+                refused0 = Counter(emu.flood.refusals_by_limit)
+                measuring = crowd.stats.measuring = True
+            elif line == "stop":
+                calls.drain(True)
+                measuring = crowd.stats.measuring = False
+                refused = Counter(emu.flood.refusals_by_limit)
+                refused.subtract(refused0)
+            elif line == "report":
+                st = crowd.stats
+                say(
+                    actions=dict(st.actions),
+                    human_time=st.human_time,
+                    answer_wait=_spread(st.answer_wait),
+                    redraw_wait=_spread(st.redraw_wait),
+                    handover=_spread(st.handover),
+                    turns=dict(st.turns),
+                    refused=dict(st.refused),
+                    refusal_texts=dict(st.refusal_texts.most_common(6)),
+                    timeouts=st.timeouts,
+                    reminders=st.reminders,
+                    rounds=st.rounds,
+                    lost_patience=st.lost_patience,
+                    errors=dict(st.errors),
+                    calls=dict(calls.by),
+                    refusals_by_limit={k: v for k, v in refused.items() if v},
+                    violations=dict(calls.violations),
+                    internal_errors=len(emu.internal_errors),
+                    dropped_log_entries=calls.dropped,
+                    peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                )
+            elif line in ("quit", ""):
+                break
+        trimmer.cancel()
+        await crowd.close()
 
 
 # ====================================================================== the bot's side (this process)
+
+
+def _kind_of(update: Any) -> str:
+    """What the human did, as the update shows it (a composed play's final tap is a move tap like a one-tap)."""
+    query = update.callback_query
+    if query is not None:
+        data = query.data or ""
+        if data.startswith("k:"):
+            return "composer tap"
+        if data.startswith("a:"):
+            return "hint" if data.endswith(":h") else "move tap"
+        if data.startswith("l:"):
+            return "next round" if data.endswith(":next") else "lobby tap"
+        return "other tap"
+    message = update.effective_message
+    if message is not None and message.text:
+        return "command" if message.text.startswith("/") else "typed"
+    return "other"
 
 
 class _Recorder:
@@ -269,79 +330,93 @@ class _Recorder:
 
     def __init__(self) -> None:
         self.table_of: dict[int, int] = {}  # chat id (group or private) -> group id
-        self.arrivals: dict[int, list[float]] = defaultdict(list)
-        self.calls: dict[int, list[float]] = defaultdict(list)
         self.query_table: dict[str, int] = {}
-        self.updates = 0
-        self.api_calls = 0
-        self.by_method: Counter[str] = Counter()
-        self.unattributed = 0
+        self.query_arrival: dict[str, float] = {}
+        # (arrived, table, kind, update id, callback query id)
+        self.arrivals: list[tuple[float, int | None, str, int, str | None]] = []
+        self.started: dict[int, float] = {}  # update id -> its handlers started
+        # (made at, table, method, status, key, description, retry_after)
+        self.calls: list[tuple[float, int | None, str, int | str, Any, str | None, float | None]] = []
+        self.logged: list[tuple[float, str]] = []
 
-    def arrived(self, chat_id: int | None, query_id: str | None) -> None:
-        self.updates += 1
-        table = self.table_of.get(chat_id or 0)
-        if table is None:
-            return
-        self.arrivals[table].append(time.perf_counter())
-        if query_id:
-            self.query_table[query_id] = table
+    def arrived(self, update: Any) -> None:
+        now = time.perf_counter()
+        chat = update.effective_chat
+        query = update.callback_query
+        table = self.table_of.get(chat.id) if chat is not None else None
+        qid = query.id if query is not None else None
+        if qid is not None:
+            self.query_arrival[qid] = now
+            if table is not None:
+                self.query_table[qid] = table
+        self.arrivals.append((now, table, _kind_of(update), update.update_id, qid))
 
-    def called(self, endpoint: str, data: dict[str, Any]) -> None:
-        self.api_calls += 1
-        self.by_method[endpoint] += 1
-        chat = data.get("chat_id")
-        table = (
-            self.table_of.get(int(chat))
-            if isinstance(chat, int | str) and str(chat).lstrip("-").isdigit()
+    def called(
+        self, at: float, method: str, params: dict[str, Any], status: int | str, body: bytes | None
+    ) -> None:
+        chat = params.get("chat_id")
+        chat_id = (
+            int(chat)
+            if isinstance(chat, int) or (isinstance(chat, str) and chat.lstrip("-").isdigit())
             else None
         )
-        if table is None and "callback_query_id" in data:
-            table = self.query_table.pop(str(data["callback_query_id"]), None)
-        if table is None:
-            self.unattributed += 1
-            return
-        self.calls[table].append(time.perf_counter())
-
-    def latencies(self, start: float, end: float) -> list[float]:
-        """For each update arriving in [start, end): until the table's last API call before its next update."""
-        out = []
-        for table, arrivals in self.arrivals.items():
-            calls = self.calls.get(table, [])
-            for i, at in enumerate(arrivals):
-                if not start <= at < end:
-                    continue
-                until = arrivals[i + 1] if i + 1 < len(arrivals) else float("inf")
-                last = bisect.bisect_left(calls, until) - 1
-                if last >= 0 and calls[last] >= at:
-                    out.append(calls[last] - at)
-        return out
+        table = self.table_of.get(chat_id) if chat_id is not None else None
+        qid = params.get("callback_query_id")
+        if qid is not None:
+            table = self.query_table.get(str(qid))
+            key: Any = ("answer", str(qid))
+        elif method == "sendMessage":
+            key = ("send", chat_id, hash(params.get("text")))
+        elif method.startswith("edit"):
+            key = ("edit", chat_id, params.get("message_id"))
+        else:
+            key = (method, chat_id)
+        description, retry_after = None, None
+        if body is not None:
+            with contextlib.suppress(ValueError, AttributeError):
+                answer = json.loads(body)
+                description = str(answer.get("description"))
+                retry_after = (answer.get("parameters") or {}).get("retry_after")
+        self.calls.append((at, table, method, status, key, description, retry_after))
 
 
-def _recording_limiter(inner: Any, recorder: _Recorder) -> Any:
-    from telegram.ext import BaseRateLimiter
+def _record_calls(request_class: type, recorder: _Recorder) -> None:
+    """Every Bot API call through ``request_class`` is also told to ``recorder`` (getUpdates excepted)."""
+    original = request_class.do_request  # type: ignore[attr-defined]
+    if getattr(original, "bench_recorded", False):
+        return
 
-    class Recording(BaseRateLimiter[Any]):
-        async def initialize(self) -> None:
-            await inner.initialize()
+    async def do_request(self: Any, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
+        names = ("url", "method", "request_data")
+        given = dict(zip(names, args, strict=False)) | {k: kwargs[k] for k in names if k in kwargs}
+        url = str(given["url"])
+        endpoint = url.rsplit("/", 1)[-1]
+        if endpoint == "getUpdates":
+            return await original(self, *args, **kwargs)  # type: ignore[no-any-return]
+        data = given.get("request_data")
+        params = data.parameters if data is not None else {}
+        at = time.perf_counter()
+        try:
+            status, body = await original(self, *args, **kwargs)
+        except Exception as e:  # a timeout or a network error: the bot sees it raised
+            recorder.called(at, endpoint, params, type(e).__name__, None)
+            raise
+        recorder.called(at, endpoint, params, status, body if status != 200 else None)
+        return status, body
 
-        async def shutdown(self) -> None:
-            await inner.shutdown()
+    do_request.bench_recorded = True  # type: ignore[attr-defined]
+    request_class.do_request = do_request  # type: ignore[attr-defined]
 
-        async def process_request(  # type: ignore[override]
-            self,
-            callback: Any,
-            args: Any,
-            kwargs: dict[str, Any],
-            endpoint: str,
-            data: dict[str, Any],
-            rate_limit_args: Any,
-        ) -> Any:
-            result = await inner.process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
-            if endpoint != "getUpdates":
-                recorder.called(endpoint, data)
-            return result
 
-    return Recording()
+class _LogCounter(logging.Handler):
+    """The bot's warnings and errors, counted rather than printed (under the limits there are thousands)."""
+
+    def __init__(self, recorder: _Recorder) -> None:
+        super().__init__(logging.WARNING)
+        self.recorder = recorder
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.recorder.logged.append((time.perf_counter(), f"{record.name}: {record.msg}"))
 
 
 async def _fresh_pg_database(dsn: str) -> tuple[str, str]:
@@ -368,13 +443,6 @@ async def _drop_pg_database(dsn: str, name: str) -> None:
         await conn.close()
 
 
-async def _count_actions(app: Any) -> int:
-    from sqlalchemy import text
-
-    async with app.bot_data["engine"].connect() as conn:
-        return int((await conn.execute(text("SELECT count(*) FROM actions"))).scalar_one())
-
-
 def _cpu_seconds(pid: int) -> float:
     """User + system CPU time of another process so far (Linux /proc; NaN elsewhere)."""
     try:
@@ -386,21 +454,50 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def _print_waits() -> None:
-    """Where the bot's tasks are waiting right now: the innermost frame of bot/ or storage/ code."""
-    from collections import Counter
-
+    """Where the bot's tasks are waiting right now: the innermost frame of bot/, table/ or storage/ code."""
     where: Counter[str] = Counter()
     for task in asyncio.all_tasks():
         chain, coro = [], task.get_coro()
         while coro is not None and getattr(coro, "cr_frame", None) is not None:
             chain.append(coro.cr_frame)
             coro = coro.cr_await
-        frames = [f for f in chain if "/bot/" in f.f_code.co_filename or "/storage/" in f.f_code.co_filename]
+        frames = [
+            f for f in chain if any(f"/{p}/" in f.f_code.co_filename for p in ("bot", "table", "storage"))
+        ]
         if frames:
             f = frames[-1]
             where[f"{f.f_code.co_filename.rsplit('/', 2)[-2]}/{f.f_code.co_name}:{f.f_lineno}"] += 1
+    print("where the bot's tasks wait, at the end of the measured seconds:")
     for line, n in where.most_common(12):
-        print(f"  {n:5d} tasks waiting in {line}")
+        print(f"  {n:6,d} tasks in {line}")
+
+
+def _attribute(
+    recorder: _Recorder, start: float, end: float, until: float
+) -> tuple[list[tuple[str, float, int]], int]:
+    """For each update arriving in [start, end): (kind, latency to its last call, its calls); and the number
+    of such updates no call was attributed to."""
+    arrivals: dict[int, list[tuple[float, str]]] = defaultdict(list)
+    for at, table, kind, _uid, _qid in recorder.arrivals:
+        if table is not None:
+            arrivals[table].append((at, kind))
+    calls: dict[int, list[float]] = defaultdict(list)
+    for at, table, *_ in recorder.calls:
+        if table is not None and at < until:
+            calls[table].append(at)
+    out, silent = [], 0
+    for table, updates in arrivals.items():
+        times = sorted(calls.get(table, []))
+        for i, (at, kind) in enumerate(updates):
+            if not start <= at < end:
+                continue
+            upto = updates[i + 1][0] if i + 1 < len(updates) else until
+            lo, hi = bisect.bisect_left(times, at), bisect.bisect_left(times, upto)
+            if hi > lo:
+                out.append((kind, times[hi - 1] - at, hi - lo))
+            else:
+                silent += 1
+    return out, silent
 
 
 async def _run(args: argparse.Namespace) -> None:
@@ -418,20 +515,11 @@ async def _run(args: argparse.Namespace) -> None:
     else:
         url = f"sqlite+aiosqlite:///{os.path.join(tmp, 'bench.db')}"
         where = "SQLite (a file in a temporary directory)"
+    child = [sys.executable, "-m", "benches.load", "--emulator-process"]
+    for name in ("tables", "humans", "think", "seed", "limits", "setup_concurrency", "setup_timeout"):
+        child += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
     proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "benches.load",
-        "--emulator-process",
-        "--tables",
-        str(args.tables),
-        "--think",
-        str(args.think),
-        "--setup-concurrency",
-        str(args.setup_concurrency),
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        limit=2**26,
+        *child, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26
     )
     assert proc.stdin is not None and proc.stdout is not None
 
@@ -442,44 +530,58 @@ async def _run(args: argparse.Namespace) -> None:
             raise RuntimeError("the emulator process ended")
         return dict(json.loads(line))
 
-    def tell() -> None:
+    def tell(what: str) -> None:
         assert proc.stdin is not None
-        proc.stdin.write(b"go\n")
+        proc.stdin.write(what.encode() + b"\n")
 
+    recorder = _Recorder()
+    counter = _LogCounter(recorder)
+    logging.getLogger().addHandler(counter)
     app = None
     profiler = None
+    began = time.perf_counter()
     try:
         hello = await hear()
+        # The bot's own settings are its defaults: Telegram's limits (20 a minute per group, 30 a second).
         settings = Settings(
             bot_token=hello["token"],
             database_url=url,
             api_base_url=hello["base_url"].removesuffix("/bot"),
             log_level="WARNING",
-            group_messages_per_minute=UNLIMITED,
-            messages_per_second=UNLIMITED,
         )
-        recorder = _Recorder()
         app = build_application(settings)
-        app.bot._rate_limiter = _recording_limiter(app.bot.rate_limiter, recorder)
+        _record_calls(type(app.bot.request), recorder)
+        queue = app.update_queue
+        put = queue.put
 
-        async def arrived(update: object, _context: object) -> None:
+        async def arrived(item: Any) -> None:
+            if isinstance(item, Update):
+                recorder.arrived(item)
+            await put(item)
+
+        queue.put = arrived  # type: ignore[method-assign]
+
+        async def handling(update: object, _context: object) -> None:
             assert isinstance(update, Update)
-            chat = update.effective_chat
-            query = update.callback_query
-            recorder.arrived(chat.id if chat else None, query.id if query else None)
+            recorder.started[update.update_id] = time.perf_counter()
 
-        app.add_handler(TypeHandler(Update, arrived), group=-1000)
-        if args.tracemalloc:
-            tracemalloc.start()
+        app.add_handler(TypeHandler(Update, handling), group=-1000)
         await start_application(app)
-        tell()
+        # The bot's CPU with nothing to do (polling, the job queue), so that a light run's figure per action
+        # can be read net of it.
+        idle0, idle_at = time.process_time(), time.perf_counter()
+        await asyncio.sleep(args.idle)
+        idle = (time.process_time() - idle0) / (time.perf_counter() - idle_at)
+        tell("go")
         seated = await hear()
         for t in seated["tables"]:
             recorder.table_of[t["group"]] = t["group"]
             for user in t["users"]:
                 recorder.table_of[user] = t["group"]
         print(
-            f"{args.tables} tables seated and dealt in {seated['setup_s']:.1f} s; warming up {args.warmup} s"
+            f"{args.tables} tables seated in {seated['seat_s']:.0f} s and begun in {seated['begin_s']:.0f} s;"
+            f" warming up {args.warmup:.0f} s",
+            flush=True,
         )
         await asyncio.sleep(args.warmup)
         if args.profile:
@@ -487,108 +589,301 @@ async def _run(args: argparse.Namespace) -> None:
 
             profiler = cProfile.Profile()
             profiler.enable()
-        if args.waits:
-            _print_waits()
-        actions0, calls0, updates0 = await _count_actions(app), recorder.api_calls, recorder.updates
-        methods0 = Counter(recorder.by_method)
+        tell("measure")
         cpu0, emu_cpu0 = time.process_time(), _cpu_seconds(proc.pid)
         start = time.perf_counter()
         await asyncio.sleep(args.seconds)
         end = time.perf_counter()
+        tell("stop")
         cpu, emu_cpu = time.process_time() - cpu0, _cpu_seconds(proc.pid) - emu_cpu0
-        actions1, calls1, updates1 = await _count_actions(app), recorder.api_calls, recorder.updates
-        methods = recorder.by_method - methods0
         if profiler is not None:
             profiler.disable()
             profiler.dump_stats(args.profile)
-        lat = sorted(
-            recorder.latencies(start, end - 1.0)
-        )  # the last second's replies may still be on the way
-        unattributed = recorder.unattributed
+        if args.waits:
+            _print_waits()
+        load = os.getloadavg()
+        await asyncio.sleep(args.drain)  # the calls of the last updates, still on their way
+        until = time.perf_counter()
+        tell("report")
+        players = await hear()
         await stop_application(app)
         app = None
-        tell()
-        emu_stats = await hear()
-        traced = tracemalloc.get_traced_memory()[1] if args.tracemalloc else None
     finally:
+        logging.getLogger().removeHandler(counter)
         if app is not None:
             await stop_application(app)
         if proc.returncode is None:
             with contextlib.suppress(Exception):
-                tell()
+                tell("quit")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(proc.wait(), 10)
+                await asyncio.wait_for(proc.wait(), 30)
             if proc.returncode is None:
                 proc.kill()
         if pg_name is not None:
             await _drop_pg_database(args.pg, pg_name)
         shutil.rmtree(tmp, ignore_errors=True)
+    _report(args, where, hello, seated, players, recorder, start, end, until, cpu, idle, emu_cpu, load, began)
 
+
+def _report(
+    args: argparse.Namespace,
+    where: str,
+    hello: dict[str, Any],
+    seated: dict[str, Any],
+    players: dict[str, Any],
+    recorder: _Recorder,
+    start: float,
+    end: float,
+    until: float,
+    cpu: float,
+    idle: float,
+    emu_cpu: float,
+    load: tuple[float, float, float],
+    began: float,
+) -> None:
     seconds = end - start
-    actions = actions1 - actions0
-    calls = calls1 - calls0
+    tables = args.tables
+    updates = [a for a in recorder.arrivals if start <= a[0] < end]
+    actions = sum(1 for a in updates if a[1] is not None)
+    calls = [c for c in recorder.calls if start <= c[0] < end]
+    by_method = Counter(c[2] for c in calls)
+    ok = [c for c in calls if c[3] == 200]
+    counted = [c for c in ok if c[2] in COUNTED]
+    counted_group = sum(1 for c in counted if isinstance(c[4][1], int) and c[4][1] < 0)
+    limits = hello["limits"]
 
-    def pct(p: float) -> float:
-        return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
+    def per(n: float) -> str:
+        return f"{n / actions:.2f}" if actions else "n/a"
+
+    print()
+    print(
+        f"bench_load: {tables} tables × {args.humans} humans (computers in the other seats), think time"
+        f" ~{args.think:g} s, seed {args.seed}; {where}"
+    )
+    if hello["flood"]:
+        print(
+            f"Telegram's limits ON in the emulator: {limits['group_messages']} per {limits['group_period']:g} s"
+            f" into a group (edits included), {limits['private_messages']} per {limits['private_period']:g} s"
+            f" into a private chat, {limits['total_messages']} per {limits['total_period']:g} s in all;"
+            " the bot with its Settings' defaults"
+        )
+    else:
+        print("Telegram's limits OFF in the emulator (--limits off); the bot with its Settings' defaults")
+    print(
+        f"set-up: seated in {seated['seat_s']:.0f} s, begun in {seated['begin_s']:.0f} s, warm-up"
+        f" {args.warmup:.0f} s; measured {seconds:.0f} s, calls followed {until - end:.0f} s more;"
+        f" load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1/5/15 min) at the end;"
+        f" {time.perf_counter() - began:.0f} s in all"
+    )
+
+    kinds = Counter(players["actions"])
+    total = sum(kinds.values())
+    print()
+    print(f"human actions:       {actions:,} updates from the tables' humans ({actions / seconds:.1f}/s)")
+    turns = Counter(players["turns"])
+    if turns:
+        print("  turns played: " + ", ".join(f"{k} {n:,}" for k, n in turns.most_common()))
+    if total:
+        shares = ", ".join(f"{k} {100 * n / total:.0f}%" for k, n in kinds.most_common())
+        print(f"  as the players count them ({total:,}): {shares}")
+        print(
+            "  (compose-tap: a rank button; compose / compose-mistake / give-back: the Play, 烧 or Give back"
+            " after composing; fallback: a one-tap play or Pass after a refusal)"
+        )
+    print(
+        f"Bot API calls:       {len(calls):,} ({len(calls) / seconds:.1f}/s), {per(len(calls))} per human action"
+    )
+    print("  per human action:  " + ", ".join(f"{m} {per(n)}" for m, n in by_method.most_common()))
+    net = cpu - idle * seconds
+    print(
+        f"bot CPU:             {cpu:.1f} s in {seconds:.0f} s; "
+        + (f"{1000 * cpu / actions:.2f} ms per human action" if actions else "n/a")
+        + f" ({1000 * net / actions:.2f} ms net of the idle bot's {100 * idle:.1f}% of a core)"
+        * bool(actions)
+    )
+
+    attributed, silent = _attribute(recorder, start, end, until)
+    lat = _spread([a[1] for a in attributed])
+    print(
+        f"latency, update -> its last call: {_ms(lat)}"
+        + (f"; {silent} updates with no call" if silent else "")
+    )
+    answers: dict[str, float] = {}
+    for c in recorder.calls:
+        if c[2] == "answerCallbackQuery" and c[3] == 200:
+            answers.setdefault(c[4][1], c[0])
+    answered = [answers[q] - at for at, _t, _k, _u, q in updates if q is not None and q in answers]
+    print(f"  a tap until its answerCallbackQuery: {_ms(_spread(answered))}")
+    slots = [recorder.started[u] - at for at, _t, _k, u, _q in updates if u in recorder.started]
+    print(f"  an update until its handlers start (PTB's queue): {_ms(_spread(slots))}")
+    by_kind: dict[str, list[tuple[float, int]]] = defaultdict(list)
+    for kind, latency, n in attributed:
+        by_kind[kind].append((latency, n))
+    for kind, rows in sorted(by_kind.items(), key=lambda kv: -len(kv[1])):
+        s = _spread([r[0] for r in rows])
+        print(
+            f"  {kind + ':':14s} {len(rows):6,d} updates, {sum(r[1] for r in rows) / len(rows):.2f} calls each,"
+            f" p50 {1000 * s['p50']:,.0f} ms, p99 {1000 * s['p99']:,.0f} ms"
+        )
+    group_calls: dict[int, list[float]] = defaultdict(list)
+    for c in recorder.calls:
+        if c[3] == 200 and c[2] in COUNTED and isinstance(c[4][1], int) and c[4][1] < 0:
+            group_calls[c[4][1]].append(c[0])
+    for times in group_calls.values():
+        times.sort()
+    lags = []
+    for at, table, kind, _u, _q in updates:
+        if table is not None and kind in ("move tap", "typed"):
+            times = group_calls.get(table, [])
+            i = bisect.bisect_right(times, at)
+            lags.append(times[i] - at if i < len(times) else until - at)
+    print(f"  a move until the next message or edit into its group: {_ms(_spread(lags))}")
+    print("the players' side:")
+    print(f"  a tap until answered:            {_ms(players['answer_wait'])}")
+    print(f"  a composer tap until redrawn:    {_ms(players['redraw_wait'])}")
+    print(f"  a move until the next turn message at the table: {_ms(players['handover'])}")
+    if players["refusal_texts"]:
+        print(
+            "  the bot's refusals: " + "; ".join(f"{t!r} ×{n}" for t, n in players["refusal_texts"].items())
+        )
+    busy = players["human_time"] / (tables * seconds) if seconds else float("nan")
+    print(
+        f"  the humans were thinking or tapping {100 * busy:.0f}% of the table time;"
+        f" waiting for the bot {100 * (1 - busy):.0f}%"
+    )
+    print(
+        f"  rounds finished {players['rounds']}, turns played by the clock (Time is up) {players['timeouts']},"
+        f" reminders {players['reminders']}, refused {players['refused'] or 0},"
+        f" gave up waiting {players['lost_patience']}, taps on a vanished button {players['errors'] or 0}"
+    )
+
+    statuses = Counter(c[3] for c in calls)
+    too_many = [c for c in calls if c[3] == 429]
+    print("Telegram's answers:")
+    print(
+        f"  429s received by the bot: {len(too_many):,}"
+        + (
+            " (" + ", ".join(f"{m} {n}" for m, n in Counter(c[2] for c in too_many).most_common()) + ";"
+            f" retry_after total {sum(float(c[6] or 0) for c in too_many):,.0f} s)"
+            if too_many
+            else ""
+        )
+    )
+    refusals = players["refusals_by_limit"]
+    print(
+        f"  429s answered by the emulator: {sum(refusals.values()):,}"
+        + (" (" + ", ".join(f"{k} {v}" for k, v in sorted(refusals.items())) + ")" if refusals else "")
+    )
+    violations = players["violations"]
+    print(
+        f"  calls inside a 429's retry window: {sum(violations.values()):,}"
+        + (" (" + ", ".join(f"{k} {v}" for k, v in sorted(violations.items())) + ")" if violations else "")
+    )
+    not_modified = sum(1 for c in calls if c[5] and NOT_MODIFIED in c[5])
+    print(f"  no-op edits refused ('message is not modified'): {not_modified:,}")
+    failed = [
+        c
+        for c in calls
+        if not isinstance(c[3], int)
+        or c[3] >= 500
+        or (c[3] >= 400 and c[3] != 429 and NOT_MODIFIED not in (c[5] or ""))
+    ]
+    reasons = Counter(c[3] if not isinstance(c[3], int) else f"{c[3]} {c[5]}" for c in failed)
+    print(
+        f"  calls that timed out or failed: {len(failed):,}"
+        + (
+            " (" + "; ".join(f"{k} ×{v}" for k, v in reasons.most_common(6)) + ")"
+            if failed
+            else " (must be 0)"
+        )
+    )
+    later_ok = {c[4]: c[0] for c in recorder.calls if c[3] == 200 and c[0] < until}
+    lost = {c[4] for c in too_many if later_ok.get(c[4], 0.0) < c[0]}
+    print(f"  calls refused with a 429 and never made again successfully (messages lost): {len(lost):,}")
+    other = Counter(s for s in statuses if s not in (200, 429))
+    if other:
+        print("  statuses other than 200 and 429: " + ", ".join(f"{s} ×{statuses[s]}" for s in other))
+    logged = Counter(text for at, text in recorder.logged if start <= at < until)
+    if logged:
+        print(
+            "  the bot's log, warnings and errors: "
+            + "; ".join(f"{t} ×{n}" for t, n in logged.most_common(5))
+        )
 
     print(
-        f"storage: {where}; {args.tables} tables (1 or 2 humans each, think time ~{args.think} s), {seconds:.0f} s measured"
+        "messages (sendMessage and edits that went through; answerCallbackQuery and getUpdates not counted):"
     )
     print(
-        "rate limits: bot's AIORateLimiter at 1,000,000/s and /min, emulator flood limits off (measures the bot)"
+        f"  {len(counted) / seconds:.1f}/s in the run (Telegram allows {GLOBAL_LIMIT:g}/s), {per(len(counted))} per"
+        f" human action; into the groups {counted_group / tables / seconds * 60:.1f} a minute per table (limit 20),"
+        f" into private chats {(len(counted) - counted_group) / (tables * args.humans) / seconds:.2f}/s per human"
     )
-    print(f"actions/s:           {actions / seconds:.0f}  ({actions} actions, computers' included)")
-    print(f"updates/s:           {(updates1 - updates0) / seconds:.0f}")
+    if actions and players["human_time"] > 0 and total:
+        pace = total / players["human_time"]  # a table's human actions a second if the bot answered at once
+        demand = pace * len(counted) / actions
+        cpu_each = max(net, 0.0) / actions
+        print("capacity:")
+        print(
+            f"  a table of {args.humans} humans at think time ~{args.think:g} s makes {pace:.2f} human actions/s when"
+            f" the bot answers at once: {demand:.2f} messages/s"
+        )
+        print(
+            f"  one bot token ({GLOBAL_LIMIT:g} messages/s): {GLOBAL_LIMIT / demand:,.0f} tables;"
+            f" the bot's CPU ({1000 * cpu_each:.2f} ms per action, net of idle) on one core:"
+            f" {(1 - idle) / (cpu_each * pace):,.0f} tables"
+        )
     print(
-        f"latency update->last API call: p50 {pct(0.50):.1f} ms, p99 {pct(0.99):.1f} ms, max {pct(1.0):.1f} ms"
-        f" ({len(lat)} updates)"
+        f"bot peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB; emulator and players:"
+        f" CPU {emu_cpu:.1f} s in {seconds:.0f} s, peak RSS {players['peak_rss_mb']:.0f} MB,"
+        f" {players['internal_errors']} internal errors"
     )
-    print(f"Bot API calls/action: {calls / actions:.2f}" if actions else "Bot API calls/action: n/a")
-    if updates1 > updates0:
-        each = ", ".join(f"{m} {n / (updates1 - updates0):.2f}" for m, n in methods.most_common())
-        print(f"Bot API calls/update: {each}")
-    print(
-        f"bot CPU:             {cpu:.1f} s in {seconds:.0f} s (the whole bot process)"
-        + (f", {1000 * cpu / actions:.2f} ms per action" if actions else "")
-    )
-    print(f"emulator CPU:        {emu_cpu:.1f} s (the scripted players and the fake Bot API, other process)")
-    print(f"bot peak RSS:        {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
-    if traced is not None:
-        print(f"bot peak traced (tracemalloc): {traced / 2**20:.0f} MB")
-    print(
-        f"emulator process:    peak RSS {emu_stats['peak_rss_mb']:.0f} MB with its logs trimmed every 5 s "
-        f"({emu_stats['dropped_log_entries']} entries dropped), {emu_stats['internal_errors']} internal errors"
-    )
-    if unattributed:
-        print(f"(API calls not attributed to a table, setup included: {unattributed})")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benches.load", description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=20)
-    parser.add_argument("--seconds", type=float, default=15.0, help="measured time, after the warm-up")
     parser.add_argument(
-        "--warmup", type=float, help="seconds before measuring (default: twice the think time, at least 5)"
+        "--humans", type=int, default=6, choices=range(1, 7), metavar="1-6", help="humans per table"
     )
-    parser.add_argument("--think", type=float, default=2.0, help="a human's mean think time, seconds")
+    parser.add_argument(
+        "--think", type=float, default=5.0, help="a human's mean think time on a turn, seconds"
+    )
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured time, after the warm-up")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        help="seconds after the last table began (default: three think times, at least 10)",
+    )
+    parser.add_argument(
+        "--drain", type=float, default=10.0, help="seconds the calls are followed after the measured ones"
+    )
+    parser.add_argument(
+        "--limits",
+        choices=("on", "off"),
+        default="on",
+        help="Telegram's flood limits in the emulator (default on)",
+    )
+    parser.add_argument("--seed", type=int, default=7, help="the players' random choices")
     parser.add_argument(
         "--pg", metavar="DSN", help="PostgreSQL server (e.g. postgresql://postgres@127.0.0.1/test)"
     )
     parser.add_argument("--profile", metavar="FILE", help="cProfile the measured time into FILE")
-    parser.add_argument("--tracemalloc", action="store_true", help="also trace Python allocations (slower)")
-    parser.add_argument("--setup-concurrency", type=int, default=32)
+    parser.add_argument("--setup-concurrency", type=int, default=64, help="tables seated or begun at once")
+    parser.add_argument(
+        "--setup-timeout", type=float, default=900.0, help="seconds a set-up step may wait for the bot"
+    )
+    parser.add_argument(
+        "--idle", type=float, default=5.0, help="seconds the idle bot's CPU is measured first"
+    )
     parser.add_argument("--waits", action="store_true", help="print where the bot's tasks wait, once")
     parser.add_argument("--emulator-process", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.warmup is None:
-        args.warmup = max(5.0, 2 * args.think)
+        args.warmup = max(10.0, 3 * args.think)
     if args.emulator_process:
-        asyncio.run(_emulator_process(args.tables, args.think, args.setup_concurrency))
+        asyncio.run(_emulator_process(args))
         return
-    import logging
-
-    logging.basicConfig(level=logging.WARNING)
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.basicConfig(level=logging.WARNING, handlers=[logging.NullHandler()])
     asyncio.run(_run(args))
 
 
