@@ -752,7 +752,7 @@ def _report(
         f" waiting for the bot {100 * (1 - busy):.0f}%"
     )
     print(
-        f"  rounds finished {players['rounds']}, turns played by the clock (Time is up) {players['timeouts']},"
+        f"  rounds finished {players['rounds']}, turns played by the clock {players['timeouts']},"
         f" reminders {players['reminders']}, refused {players['refused'] or 0},"
         f" gave up waiting {players['lost_patience']}, taps on a vanished button {players['errors'] or 0}"
     )
@@ -827,6 +827,12 @@ def _report(
             f"  a table of {args.humans} humans at think time ~{args.think:g} s makes {pace:.2f} human actions/s when"
             f" the bot answers at once: {demand:.2f} messages/s"
         )
+        deletes = sum(1 for c in ok if c[2] == "deleteMessage")
+        if deletes:
+            print(
+                f"  ({deletes / actions:.2f} deleteMessage per human action not counted: the emulator does not"
+                f" limit it; counted, one token carries {GLOBAL_LIMIT / (pace * (len(counted) + deletes) / actions):,.0f} tables)"
+            )
         print(
             f"  one bot token ({GLOBAL_LIMIT:g} messages/s): {GLOBAL_LIMIT / demand:,.0f} tables;"
             f" the bot's CPU ({1000 * cpu_each:.2f} ms per action, net of idle) on one core:"
@@ -879,7 +885,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--emulator-process", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.warmup is None:
-        args.warmup = max(10.0, 3 * args.think)
+        # The first minutes of a round are its decisions (革命, 宣点: one turn each, in order); a warm-up of
+        # a few turns around the table gets past them where the bot keeps up.
+        args.warmup = max(30.0, 6 * args.think)
     if args.emulator_process:
         asyncio.run(_emulator_process(args))
         return

@@ -29,7 +29,8 @@ play is several taps):
   the emulator's forge_tap, since the bot has removed the keyboard by then). The bot must refuse it.
 - the other decisions: 还贡 (the lowest cards, one composer tap each, then Give back), 革命 25 %, 要头 50 %,
   宣点 25 % (the rest the other button); the table's first human taps "Next round" under a round's summary
-  (after a think time); "Time is up" in his chat (the clock played his turn) makes him send ``/back``.
+  (after a think time); a notice in his chat that tells him to send ``/back`` (the clock played his turn,
+  or his seat) makes him send it.
 
 Why these shares: the one-tap buttons show only the four smallest plays, so a player who wants anything else
 (a bigger play, 2s or jokers attached, a burn) composes it, and about half of the plays are taken to be
@@ -64,6 +65,7 @@ from engine.match import DECLARE, NO_DECLARE, NO_REVOLT, RETURN, REVOLT, WUTOU, 
 
 EMPTY: Counts = (0,) * NRANKS
 PATIENCE = 300.0  # seconds a human waits for any sign of the bot before he re-reads his chat and acts again
+TIMED_OUT = ("Time is up", "Time ran out")  # what the bot says when the clock played a turn (its texts, en)
 TURN_SCAN = 12  # how many of the newest messages of a private chat are looked at for the turn message
 _GIVE_BACK_N = re.compile(r"(\d+)")
 
@@ -110,7 +112,7 @@ class Stats:
     turns: Counter[str] = field(default_factory=Counter)  # the turns played: lead, follow, decision…
     refused: Counter[str] = field(default_factory=Counter)
     refusal_texts: Counter[str] = field(default_factory=Counter)  # what the bot said (an alert, a reply)
-    timeouts: int = 0  # "Time is up": the clock played a human's turn
+    timeouts: int = 0  # messages saying the clock played a human's turn (TIMED_OUT)
     reminders: int = 0
     rounds: int = 0  # round summaries shown
     lost_patience: int = 0  # PATIENCE ran out with no answer
@@ -256,6 +258,7 @@ class Human:
         self.done: tuple[int, int] | None = None
         self.last_move: tuple[StoredMessage, str] | None = None  # his last move tap: (message, data)
         self.task: asyncio.Task[None] | None = None
+        self.coming_back = False
 
     # ------------------------------------------------------------------ what he reads
 
@@ -599,10 +602,14 @@ class Human:
 
     async def back(self) -> None:
         """The clock played his turn: he says he is here (``/back``), as the notice tells him."""
-        waited = await self.pause(1.0, 3.0)
-        with contextlib.suppress(EmulatorError):
-            self.emu.user_sends(self.user, self.user.id, "/back")
-            self.crowd.stats.action("/back", waited)
+        self.coming_back = True
+        try:
+            waited = await self.pause(1.0, 3.0)
+            with contextlib.suppress(EmulatorError):
+                self.emu.user_sends(self.user, self.user.id, "/back")
+                self.crowd.stats.action("/back", waited)
+        finally:
+            self.coming_back = False
 
 
 class TableSide:
@@ -655,6 +662,7 @@ class Crowd:
         self.tables: dict[int, TableSide] = {}  # group id -> table
         self.queries: dict[str, tuple[float, Human]] = {}  # query id -> (tapped at, who), until answered
         self.tasks: set[asyncio.Task[None]] = set()
+        self.timed_out: set[tuple[int, int]] = set()  # messages that said the clock played a turn
         journal = emu.journal
         self._add = journal.add
         journal.add = self._event  # type: ignore[method-assign]
@@ -689,10 +697,16 @@ class Crowd:
             human = self.humans.get(chat_id)
             if human is not None:
                 human.changed.set()
+                text = data.get("text") or ""
+                if (
+                    any(word in text for word in TIMED_OUT)
+                    and (chat_id, data["message_id"]) not in self.timed_out
+                ):
+                    self.timed_out.add((chat_id, data["message_id"]))
+                    self.stats.timeouts += self.stats.measuring
                 if kind == "bot_message":
-                    text = data.get("text") or ""
-                    if "Time is up" in text:
-                        self.stats.timeouts += self.stats.measuring
+                    if "/back" in text and not human.coming_back:
+                        # The notice tells him how to take his seat back (the clock has played it).
                         self.spawn(human.back())
                     elif "Reminder:" in text:
                         self.stats.reminders += self.stats.measuring
