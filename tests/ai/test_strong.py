@@ -139,3 +139,33 @@ def test_does_not_break_a_gouji_to_beat_a_small_pair() -> None:
         m.apply(parse_action("pass"))
     action = strong(m)
     assert action.cards is None or action.cards[JACK] == 0, str(action)
+
+
+def test_with_no_time_left_it_plays_the_heuristics_move_after_at_most_one_rollout() -> None:
+    m = midgame(6, 25)
+    seat = m.current_player
+    assert seat is not None
+    stats = SearchStats()
+    action = decide(m.view(seat), m.legal_actions(), SearchOptions(budget_ms=0.0), 1, stats)
+    assert action == HeuristicPlayer().choose(m.view(seat), m.legal_actions(), random.Random(0))
+    assert stats.rollouts <= 1 and stats.worlds == 0
+
+
+def test_a_fixed_number_of_worlds_bounds_the_work() -> None:
+    m = midgame(7, 35)
+    seat = m.current_player
+    assert seat is not None
+    stats = SearchStats()
+    decide(m.view(seat), m.legal_actions(), SearchOptions(worlds=5), 2, stats)
+    assert stats.searched and stats.worlds <= 5 and stats.rollouts <= 5 * stats.candidates
+
+
+def test_every_choice_of_a_whole_round_is_legal() -> None:
+    for preset in ("qingdao", "zhangqiu"):
+        m = Match(Rules.preset(preset), 31)
+        player = StrongPlayer(seed=1, deterministic=True, worlds=2)
+        rng = random.Random(0)
+        while (seat := m.current_player) is not None:
+            action = player.choose(m.view(seat), m.legal_actions(), rng)
+            assert m.is_legal(action), (str(action), m.phase)
+            m.apply(action)
