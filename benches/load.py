@@ -769,6 +769,11 @@ def _report(
             else ""
         )
     )
+    emulated = Counter(players["calls"])
+    print(
+        f"  the emulator answered {sum(emulated.values()):,} calls in the measured seconds: "
+        + ", ".join(f"{k} {v:,}" for k, v in emulated.most_common())
+    )
     refusals = players["refusals_by_limit"]
     print(
         f"  429s answered by the emulator: {sum(refusals.values()):,}"
