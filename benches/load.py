@@ -66,6 +66,7 @@ from typing import Any
 GLOBAL_LIMIT = 30.0  # messages a second, all chats (Telegram's bot FAQ; FloodLimits.total_messages)
 COUNTED = ("sendMessage", "editMessageText", "editMessageReplyMarkup")  # what the limits apply to
 NOT_MODIFIED = "message is not modified"
+TRY_AGAIN = "try again"  # the bot's answer when a handler failed ("Something went wrong; please try again.")
 
 
 def _pct(values: Sequence[float], p: float) -> float:
@@ -134,15 +135,27 @@ async def _seat_table(emu: Any, n: int, humans: int, timeout: float) -> tuple[An
         return any(text in (m.text or "") for m in lobbies())
 
     async def tap(user: Any, arg: str, until: Callable[[], Any]) -> None:
-        msg = now()
-        data = next(
-            b["callback_data"] for row in msg.buttons for b in row if b["callback_data"].endswith(":" + arg)
-        )
-        query = emu.tap(user, msg, data)
-        try:
-            await emu.wait_for(until, timeout=timeout, description=f"lobby {arg} at table {n}")
-        except TimeoutError:
-            raise TimeoutError(f"table {n} {arg}: {now().text!r} answer {query.answer_text!r}") from None
+        for _attempt in range(3):
+            msg = now()
+            data = next(
+                b["callback_data"]
+                for row in msg.buttons
+                for b in row
+                if b["callback_data"].endswith(":" + arg)
+            )
+            query = emu.tap(user, msg, data)
+            try:
+                await emu.wait_for(
+                    lambda q=query: until() or (q.answered and TRY_AGAIN in (q.answer_text or "")),
+                    timeout=timeout,
+                    description=f"lobby {arg} at table {n}",
+                )
+            except TimeoutError:
+                raise TimeoutError(f"table {n} {arg}: {now().text!r} answer {query.answer_text!r}") from None
+            if until():
+                return
+            await asyncio.sleep(1.0)  # the bot said to try again: a person would
+        raise RuntimeError(f"table {n} {arg}: the bot kept saying {query.answer_text!r}")
 
     for user in people:
         await tap(user, "join", lambda u=user: shows(u.first_name))
@@ -338,6 +351,7 @@ class _Recorder:
         # (made at, table, method, status, key, description, retry_after)
         self.calls: list[tuple[float, int | None, str, int | str, Any, str | None, float | None]] = []
         self.logged: list[tuple[float, str]] = []
+        self.log_example: dict[str, str] = {}
 
     def arrived(self, update: Any) -> None:
         now = time.perf_counter()
@@ -416,7 +430,10 @@ class _LogCounter(logging.Handler):
         self.recorder = recorder
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.recorder.logged.append((time.perf_counter(), f"{record.name}: {record.msg}"))
+        # Counted by the message's template; one filled-in example kept (the bot logs no message texts).
+        key = f"{record.name}: {record.msg}"
+        self.recorder.logged.append((time.perf_counter(), key))
+        self.recorder.log_example.setdefault(key, record.getMessage()[:200])
 
 
 async def _fresh_pg_database(dsn: str) -> tuple[str, str]:
@@ -810,10 +827,9 @@ def _report(
         print("  statuses other than 200 and 429: " + ", ".join(f"{s} ×{statuses[s]}" for s in other))
     logged = Counter(text for at, text in recorder.logged if start <= at < until)
     if logged:
-        print(
-            "  the bot's log, warnings and errors: "
-            + "; ".join(f"{t} ×{n}" for t, n in logged.most_common(5))
-        )
+        print("  the bot's log, warnings and errors (an example of each kind):")
+        for t, n in logged.most_common(5):
+            print(f"    ×{n:,}: {recorder.log_example.get(t, t)}")
 
     print(
         "messages (sendMessage and edits that went through; answerCallbackQuery and getUpdates not counted):"

@@ -66,6 +66,9 @@ from engine.match import DECLARE, NO_DECLARE, NO_REVOLT, RETURN, REVOLT, WUTOU, 
 EMPTY: Counts = (0,) * NRANKS
 PATIENCE = 300.0  # seconds a human waits for any sign of the bot before he re-reads his chat and acts again
 TIMED_OUT = ("Time is up", "Time ran out")  # what the bot says when the clock played a turn (its texts, en)
+TRY_AGAIN = (
+    "try again"  # in the bot's answer when its handler failed ("Something went wrong; please try again.")
+)
 TURN_SCAN = 12  # how many of the newest messages of a private chat are looked at for the turn message
 _GIVE_BACK_N = re.compile(r"(\d+)")
 
@@ -560,7 +563,9 @@ class Human:
         self.last_move = (msg, data)
         self.table.moved()
         await self.until(lambda: query.answered or self.current(key) is None)
-        if query.answered and query.show_alert:
+        if query.answered and (query.show_alert or TRY_AGAIN in (query.answer_text or "")):
+            # Refused (an alert says why), or the bot failed and asks him to try again: either way he tries
+            # something else.
             self.crowd.stats.count(self.crowd.stats.refusal_texts, str(query.answer_text)[:60])
             return "refused"
         return "done"
