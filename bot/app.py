@@ -9,7 +9,7 @@ import os
 from typing import Any
 
 from telegram import Update
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+from telegram.ext import Application, ApplicationBuilder
 
 from storage import make_engine, uow_factory, upgrade_to_head
 from table import TableService
@@ -26,8 +26,9 @@ log = logging.getLogger(__name__)
 HTTP_CONNECTIONS = 32
 
 
-def build_application(settings: Settings, *, rate_limiter: bool = True) -> Application:
-    """The bot's Application. Storage and the outbox are set up in post_init, inside the event loop."""
+def build_application(settings: Settings) -> Application:
+    """The bot's Application. Storage and the outbox are set up in post_init, inside the event loop; the outbox
+    keeps Telegram's limits (bot/outbox.py), so no rate limiter sits in PTB's request path."""
     # PTB 22 moves time periods (retry_after…) to timedelta; opt in rather than read deprecated ints.
     os.environ.setdefault("PTB_TIMEDELTA", "true")
     if not settings.bot_token:
@@ -38,22 +39,6 @@ def build_application(settings: Settings, *, rate_limiter: bool = True) -> Appli
     urls = settings.api_urls()
     if urls is not None:
         builder = builder.base_url(urls[0]).base_file_url(urls[1])
-    if rate_limiter:
-        # Telegram's limits: 30 messages/s in all, 20 a minute per group; 429s are waited out and retried.
-        # aiolimiter's bucket lets a full burst through and then the steady rate, up to twice the rate in
-        # one sliding second; the limit over all chats is halved between the two so that no second holds
-        # more than Telegram allows. Otherwise, with the six private chats of a table sending at once, a
-        # 429 for all chats came while other messages were already on their way (tests/robust/test_flood.py).
-        # The per-group limit stays whole: each group's messages go one at a time (bot/outbox.py).
-        builder = builder.rate_limiter(
-            AIORateLimiter(
-                overall_max_rate=settings.messages_per_second / 2,
-                overall_time_period=1,
-                group_max_rate=settings.group_messages_per_minute,
-                group_time_period=60,
-                max_retries=3,
-            )
-        )
     # 32 calls in flight cover Telegram's 30 messages a second at any round-trip time below one second.
     builder = builder.request(AiohttpRequest(HTTP_CONNECTIONS)).get_updates_request(AiohttpRequest(1))
     builder = builder.concurrent_updates(True).post_init(_post_init).post_shutdown(_post_shutdown)
@@ -69,7 +54,7 @@ async def _post_init(app: Application) -> None:
     await upgrade_to_head(engine)
     uow = uow_factory(engine)
     service = TableService(uow, languages=LANGUAGES)
-    outbox = Outbox(app.bot)
+    outbox = Outbox(app.bot, settings.pace())
     presenter = Presenter(outbox, service, app.bot.username if app.bot.bot is not None else None)
     desk = Desk(service, presenter, outbox, app.job_queue)
     app.bot_data.update(desk=desk, service=service, uow=uow, engine=engine, outbox=outbox)

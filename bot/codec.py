@@ -23,10 +23,11 @@ _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 ACT = "a"  # a game action, or the hint: ARG is the action in compact form (see _WORDS, p/b/r + cards), h
 COMPOSE = "k"  # the composer: ARG is the new selection
 LOBBY = "l"  # lobby and table buttons: ARG is one of LOBBY_ARGS or seat<N>
-SETTINGS = "s"  # group settings: ARG is p:<preset>, k:<key>, t:<seconds>, l:<language>
+SETTINGS = "s"  # group settings: ARG is p:<preset>, k:<key>, t:<seconds>, l:<language>, z:<zone>, m:on|off, v:<level>
 HINT = "h"
 
-LOBBY_ARGS = ("join", "leave", "bots", "begin", "next", "stop")
+# stop asks first; stopok is its confirmation, keep takes it back.
+LOBBY_ARGS = ("join", "leave", "bots", "begin", "next", "stop", "stopok", "keep")
 
 # Actions without cards, by their one-word button argument.
 _WORDS = {
@@ -42,7 +43,15 @@ _WORDS = {
 _WORD_OF = {kind: word for word, kind in _WORDS.items()}
 _CARD_KINDS = {"p": PLAY, "b": BURN, "r": RETURN}
 _CARD_PREFIX = {kind: prefix for prefix, kind in _CARD_KINDS.items()}
-_SETTING_KINDS = {"p": "preset", "k": "rule", "t": "turn_seconds", "l": "language"}
+_SETTING_KINDS = {
+    "p": "preset",
+    "k": "rule",
+    "t": "turn_seconds",
+    "l": "language",
+    "z": "time_zone",
+    "m": "card_memory",
+    "v": "level",
+}
 _SETTING_PREFIX = {what: prefix for prefix, what in _SETTING_KINDS.items()}
 
 
@@ -152,7 +161,9 @@ def decode(data: str | None) -> Button:
         if what is None or not value:
             raise BadButton("unknown setting")
         return Setting(
-            SettingChange(what, int(value) if what == "turn_seconds" and value.isdigit() else value)
+            SettingChange(
+                what, int(value) if what in ("turn_seconds", "level") and value.isdigit() else value
+            )
         )
     raise BadButton("unknown button")
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from dotenv import load_dotenv
 
+from .outbox import Pace
+
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///gouji.db"
 
 
@@ -22,9 +24,11 @@ class Settings:
     log_level: str = "INFO"
     language: str = "zh"  # for groups that never chose one
     playground_port: int = 8765
-    # Telegram's limits (DESIGN.md): 20 messages a minute in a group, 30 a second in all.
+    # Telegram's limits (DESIGN.md): 20 messages a minute in a group, 30 a second in all, about one a second
+    # in a private chat (a burst of three in three seconds passes, as the emulator's FloodLimits).
     group_messages_per_minute: int = 20
     messages_per_second: int = 30
+    private_messages_per_3s: int = 3
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -45,6 +49,18 @@ class Settings:
             # Only for a local Bot API server or emulator without Telegram's limits (tests).
             group_messages_per_minute=int(env.get("GROUP_MESSAGES_PER_MINUTE", "20")),
             messages_per_second=int(env.get("MESSAGES_PER_SECOND", "30")),
+            private_messages_per_3s=int(env.get("PRIVATE_MESSAGES_PER_3S", "3")),
+        )
+
+    def pace(self) -> Pace:
+        """The limits the outbox keeps."""
+        return Pace(
+            group_messages=self.group_messages_per_minute,
+            group_period=60.0,
+            private_messages=self.private_messages_per_3s,
+            private_period=3.0,
+            total_messages=self.messages_per_second,
+            total_period=1.0,
         )
 
     def api_urls(self) -> tuple[str, str] | None:

@@ -1,6 +1,7 @@
 """What the bot does around the use cases: shows each outcome and arms its deadlines; fires the deadlines when
-they are due (PTB's JobQueue, any process, claimed in the database so only one acts); hands the outbox's
-reports (a blocked chat, a migrated group) to the table layer; picks up every open table at start.
+they are due (PTB's JobQueue, any process, claimed in the database so only one acts); keeps the invariant that
+every table in play waits with a deadline on the decision it waits for; hands the outbox's reports (a blocked
+chat, a migrated group, a retry window) to the table layer; picks up every open table at start.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from storage.models import utcnow
 from table import Outcome, TableService
 from table.policy import Deadline
 
-from .outbox import ChatBlocked, GroupMigrated, Outbox
+from .outbox import ChatBlocked, GroupMigrated, Outbox, RetryWindow
 from .present import Presenter
+from .where import where
 
 log = logging.getLogger(__name__)
 SWEEP_EVERY_S = 30.0
@@ -28,28 +30,42 @@ SWEEP_EVERY_S = 30.0
 
 class Desk:
     def __init__(
-        self, service: TableService, presenter: Presenter, outbox: Outbox, job_queue: JobQueue | None
+        self,
+        service: TableService,
+        presenter: Presenter,
+        outbox: Outbox,
+        job_queue: JobQueue | None,
+        *,
+        sweep_every: float = SWEEP_EVERY_S,
     ) -> None:
         self.service = service
         self.presenter = presenter
         self.outbox = outbox
         self.job_queue = job_queue
+        self.sweep_every = sweep_every
         self.worker = f"{socket.gethostname()}:{os.getpid()}"
         self._armed: set[datetime] = set()  # the moments a sweep job is waiting for
         self._reports: asyncio.Task[None] | None = None
         self._busy = 0  # reports being handled
+        self.rearmed = 0  # tables found without their deadline and given one (the invariant kept)
 
     # ------------------------------------------------------------------ outcomes
 
-    async def after(self, outcome: Outcome | None) -> None:
+    async def after(self, outcome: Outcome | None, *, tapped: int | None = None) -> None:
         if outcome is None:
             return
         self.schedule(outcome.deadlines)
-        await self.presenter.show(outcome)
+        await self.presenter.show(outcome, tapped=tapped)
 
     async def after_all(self, outcomes: Iterable[Outcome | None]) -> None:
         for outcome in outcomes:
             await self.after(outcome)
+
+    async def heard_from(self, user_id: int) -> None:
+        """The user talked to the bot (a command, a tap, a message): if Telegram had refused to deliver to him,
+        he may be written to again, and his seats, hand and turn come back to him."""
+        if self.outbox.unblock(user_id):
+            await self.after_all(await self.service.unblocked(user_id))
 
     # ------------------------------------------------------------------ deadlines
 
@@ -74,6 +90,10 @@ class Desk:
         self._armed.discard(due)  # type: ignore[arg-type]
         await self.sweep(due if isinstance(due, datetime) else None)
 
+    async def _regular_sweep(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self.sweep()
+        await self.keep_invariant()
+
     async def sweep(self, due: datetime | None = None) -> int:
         """Fire every deadline due by now (by ``due``, for a job that fires a hair early)."""
         now = max(utcnow(), due) if due is not None else utcnow()
@@ -82,20 +102,40 @@ class Desk:
             try:
                 await self.after(await self.service.fire(d))
             except Exception as e:  # one table's trouble must not stop the others' deadlines
-                log.error("deadline %s of table %s failed: %s", d.kind, d.table_id, type(e).__name__)
+                log.error(
+                    "deadline %s of table %s failed: %s at %s", d.kind, d.table_id, type(e).__name__, where(e)
+                )
             await self.service.deadline_done(d)
         return len(claimed)
+
+    async def keep_invariant(self) -> int:
+        """Every table in play waits with exactly one deadline on the decision it waits for (or on nobody): a
+        table found otherwise (a process died between its commit and its deadline, say) is resumed."""
+        fixed = 0
+        for table_id in await self.service.waiting_without_deadline():
+            try:
+                outcome = await self.service.resume(table_id)
+            except Exception as e:  # one broken table must not stop the others
+                log.error("could not resume table %s: %s at %s", table_id, type(e).__name__, where(e))
+                continue
+            fixed += 1
+            await self.after(outcome)
+        self.rearmed += fixed
+        return fixed
 
     # ------------------------------------------------------------------ start and stop
 
     async def start(self) -> None:
-        """Re-arm every pending deadline, sweep regularly for ones another process missed, listen to the
-        outbox, and pick up what a crash interrupted (computer moves not made, views not sent)."""
+        """Learn what earlier processes heard from Telegram, re-arm every pending deadline, sweep regularly for
+        ones another process missed, listen to the outbox, and pick up what a crash interrupted (computer moves
+        not made, a turn message not sent), from the committed state only."""
+        limits = await self.service.chat_limits()
+        self.outbox.prime(limits.retry_until, set(limits.blocked))
         for d in await self.service.pending_deadlines():
             self._arm(d.due_at)
         if self.job_queue is not None:
             self.job_queue.run_repeating(
-                self._sweep_job, interval=SWEEP_EVERY_S, first=SWEEP_EVERY_S, name="sweep"
+                self._regular_sweep, interval=self.sweep_every, first=self.sweep_every, name="sweep"
             )
         self._reports = asyncio.create_task(self._pump_reports())
         for table_id in await self.service.open_tables():
@@ -104,7 +144,7 @@ class Desk:
                 if table.playing:
                     await self.after(await self.service.resume(table_id))
             except Exception as e:  # one broken table must not keep the bot from starting
-                log.error("could not resume table %s: %s", table_id, type(e).__name__)
+                log.error("could not resume table %s: %s at %s", table_id, type(e).__name__, where(e))
 
     async def flush(self, timeout: float = 30.0) -> None:
         """Wait until everything queued has been sent and every report handled (tests, shutdown)."""
@@ -112,7 +152,8 @@ class Desk:
         deadline = loop.time() + timeout
         while loop.time() < deadline:
             await self.outbox.flush(max(0.0, deadline - loop.time()))
-            if self.outbox.reports.empty() and not self._busy:
+            await asyncio.wait_for(self.presenter.idle(), max(0.001, deadline - loop.time()))
+            if self.outbox.reports.empty() and not self._busy and not self.outbox.busy():
                 return
             await asyncio.sleep(0.005)
 
@@ -134,7 +175,9 @@ class Desk:
                     await self.after_all(await self.service.blocked(report.chat_id))
                 elif isinstance(report, GroupMigrated):
                     await self.after(await self.service.migrate_group(report.old_id, report.new_id))
+                elif isinstance(report, RetryWindow):
+                    await self.service.chat_paused(report.chat_id, report.until)
             except Exception as e:  # a report that cannot be handled must not stop the next ones
-                log.error("could not handle %s: %s", type(report).__name__, type(e).__name__)
+                log.error("could not handle %s: %s at %s", type(report).__name__, type(e).__name__, where(e))
             finally:
                 self._busy -= 1

@@ -1,5 +1,5 @@
-"""The inline keyboards: the lobby, the hand composer, a round's end, the group's settings. Every button's
-data is written by :mod:`bot.codec`."""
+"""The inline keyboards: the lobby, the hand composer, a round's end and the stop that asks first, the group's
+settings. Every button's data is written by :mod:`bot.codec`."""
 
 from __future__ import annotations
 
@@ -22,13 +22,15 @@ from engine.match import (
     REVOLT,
     WUTOU,
     YAOTOU,
+    Match,
 )
 from engine.rules import PRESETS
-from table import TURN_TIMES, Group, SettingChange, Table
+from table import TIME_ZONES, TURN_TIMES, Group, SettingChange, Table
+from table.policy import COMPUTER_LEVELS
 
 from . import codec
 from .i18n import t
-from .render import duration_text
+from .render import duration_text, level_text, preset_text, rule_name
 
 MAX_SUGGESTIONS = 4
 EMPTY: Counts = (0,) * NRANKS
@@ -52,7 +54,7 @@ def lobby_keyboard(lang: str, table: Table) -> InlineKeyboardMarkup:
 
 
 def summary_keyboard(lang: str, table: Table) -> InlineKeyboardMarkup:
-    """Under a round's summary: deal the next round, or stop; drawn for this version only."""
+    """Under a round's summary: deal the next round, or stop (which asks first); drawn for this version only."""
     return InlineKeyboardMarkup(
         [
             [
@@ -60,11 +62,37 @@ def summary_keyboard(lang: str, table: Table) -> InlineKeyboardMarkup:
                     t(lang, "Next round"), callback_data=codec.lobby_data(table.id, table.version, "next")
                 ),
                 InlineKeyboardButton(
-                    t(lang, "Stop"), callback_data=codec.lobby_data(table.id, table.version, "stop")
+                    t(lang, "Stop the match"), callback_data=codec.lobby_data(table.id, table.version, "stop")
                 ),
             ]
         ]
     )
+
+
+def stop_keyboard(lang: str, table: Table) -> InlineKeyboardMarkup:
+    """Are you sure? Stopping closes the table for everyone; drawn for this version only."""
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t(lang, "Yes, stop the match"),
+                    callback_data=codec.lobby_data(table.id, table.version, "stopok"),
+                ),
+                InlineKeyboardButton(
+                    t(lang, "No, play on"), callback_data=codec.lobby_data(table.id, table.version, "keep")
+                ),
+            ]
+        ]
+    )
+
+
+def yield_comes_straight_back(match: Match) -> bool:
+    """R4.4: a 让牌 that nobody after him could answer returns at once; offering it would only waste a tap.
+    Asked of a copy: the engine says who is asked next."""
+    seat = match.current_player
+    copy = match.copy()
+    copy.apply(Action(YIELD))
+    return copy.current_player == seat
 
 
 def hand_keyboard(lang: str, table: Table, seat: int, selection: Counts = EMPTY) -> InlineKeyboardMarkup:
@@ -124,7 +152,7 @@ def hand_keyboard(lang: str, table: Table, seat: int, selection: Counts = EMPTY)
     moves: list[InlineKeyboardButton] = []
     if PASS in kinds:
         moves.append(act(t(lang, "Pass"), Action(PASS)))
-    if YIELD in kinds:
+    if YIELD in kinds and not yield_comes_straight_back(match):
         moves.append(act(t(lang, "让牌"), Action(YIELD)))
     moves.append(InlineKeyboardButton(t(lang, "Hint"), callback_data=codec.hint_data(table_id, version)))
     rows.append(moves)
@@ -156,18 +184,35 @@ def settings_keyboard(group: Group) -> InlineKeyboardMarkup:
     def b(label: str, what: str, value: str | int) -> InlineKeyboardButton:
         return InlineKeyboardButton(label, callback_data=codec.setting_data(SettingChange(what, value)))
 
-    rows = [[b(("• " if Rules.preset(p) == rules else "") + p, "preset", p) for p in PRESETS]]
-    toggles = [b(("✅ " if getattr(rules, k) else "▫️ ") + k, "rule", k) for k in TOGGLES]
-    rows += [toggles[i : i + 2] for i in range(0, len(toggles), 2)]
+    def mark(on: bool) -> str:
+        return "• " if on else ""
+
+    rows = [
+        [b(mark(Rules.preset(p) == rules) + preset_text(lang, Rules.preset(p)), "preset", p) for p in PRESETS]
+    ]
+    toggles = [b(("✅ " if getattr(rules, k) else "▫️ ") + rule_name(lang, k), "rule", k) for k in TOGGLES]
+    rows += [toggles[i : i + 3] for i in range(0, len(toggles), 3)]
+    times = [b(mark(group.turn_seconds == s) + duration_text(lang, s), "turn_seconds", s) for s in TURN_TIMES]
+    rows += [times[:4], times[4:]]
     rows.append(
         [
-            b(("• " if group.turn_seconds == s else "") + duration_text(lang, s), "turn_seconds", s)
-            for s in TURN_TIMES
+            b(mark(group.computer_level == n) + level_text(lang, n), "level", n)
+            for n in sorted(COMPUTER_LEVELS)
+        ]
+    )
+    zones = [
+        b(mark(group.time_zone == z) + z.split("/")[-1].replace("_", " "), "time_zone", z) for z in TIME_ZONES
+    ]
+    rows += [zones[:4], zones[4:]]
+    rows.append(
+        [
+            b(mark(group.card_memory) + t(lang, "记牌 on"), "card_memory", "on"),
+            b(mark(not group.card_memory) + t(lang, "记牌 off"), "card_memory", "off"),
         ]
     )
     rows.append(
         [
-            b(("• " if lang == code else "") + label, "language", code)
+            b(mark(lang == code) + label, "language", code)
             for code, label in (("zh", "中文"), ("en", "English"))
         ]
     )

@@ -1,33 +1,52 @@
-"""The outbound queue: everything the bot sends goes through here.
+"""The outbound queue: every message the bot sends or edits goes through here, at Telegram's pace.
 
-One worker per chat keeps that chat's messages in order while chats proceed independently; edits of the same
-message are coalesced so the latest state always wins. PTB's AIORateLimiter (set on the Application) keeps
-the rate within Telegram's limits and waits out a 429's ``retry_after``. "Message is not modified" is not an
-error for us. What Telegram's answers tell about a chat (a 403: the user blocked the bot; a group that became
-a supergroup) is reported as a value on ``reports``, for the table layer to act on.
-Nothing here logs message text: a private message may hold a hand.
+Telegram allows a bot about 30 messages a second in all, 20 a minute into one group (edits count) and about
+one a second into one private chat; a bot that goes faster is told off with a 429 and a ``retry_after`` for
+that chat. The outbox keeps each chat's pace itself, from a log of what it sent (``Pace``), so a 429 is rare,
+and when one comes only that chat waits. PTB's AIORateLimiter is not used: it paces groups as a bucket that
+lets a full minute's worth through at once (a sliding minute then holds up to twice the limit), does not pace
+private chats at all, and on any 429 pauses every chat until the window is over (issue 15, measured with the
+emulator's limits: 93-108 answers 429 per round, one tap answered after 57 s, private replies ~1.1 s at p90).
 
-The calls go through ``Bot.do_api_request`` and keep Telegram's answer as it came: the typed methods
-(``send_message``, ``edit_message_text``) build a ``Message`` from every answer, keyboard included, and
-that was an eighth of a busy bot's CPU (bench_load, cProfile) for a message id.
+One worker per chat keeps that chat's messages in order while chats proceed independently. Edits of the same
+message are coalesced (the latest content wins) until the moment they are sent, and an edit that would show
+what the message already shows is not sent at all: the outbox remembers the text and keyboard it last sent
+for each message. A group's calls are spread evenly over its minute, so a burst of moves costs one edit of the
+table and the table is never more than a few seconds behind.
+
+What Telegram's answers tell about a chat is reported as a value on ``reports`` for the table layer: a 403
+(the user blocked the bot, or never started it), a group that became a supergroup, a 429's window (kept in
+the database, so that the next process honours it too). A chat that answered 403 is not written to again
+until :meth:`unblock` (the user talked to the bot). Nothing here logs message text: a private message may
+hold a hand.
+
+The calls go through ``Bot.do_api_request`` and keep Telegram's answer as it came: the typed methods build a
+``Message`` from every answer, keyboard included, and that was an eighth of a busy bot's CPU (bench_load,
+cProfile) for a message id.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import warnings
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from telegram import Bot, InlineKeyboardMarkup
-from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.warnings import PTBUserWarning
+
+from storage.models import utcnow
 
 log = logging.getLogger(__name__)
 
 Markup = InlineKeyboardMarkup | None
+SHOWN_MAX = 200_000  # messages whose last content is remembered (about 100 bytes each)
+ATTEMPTS = 4  # a call that fails on the network is tried this often, 0.5 s, 1 s, 2 s apart
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +64,73 @@ class GroupMigrated:
     new_id: int
 
 
-Report = ChatBlocked | GroupMigrated
+@dataclass(frozen=True, slots=True)
+class RetryWindow:
+    """Telegram asked for a pause in this chat until ``until`` (a 429's retry_after)."""
+
+    chat_id: int
+    until: datetime
+
+
+Report = ChatBlocked | GroupMigrated | RetryWindow
+
+
+@dataclass(frozen=True)
+class Pace:
+    """Telegram's limits as the outbox keeps them: ``messages`` per sliding ``period`` seconds."""
+
+    group_messages: int = 20
+    group_period: float = 60.0
+    private_messages: int = 3
+    private_period: float = 3.0
+    total_messages: int = 30
+    total_period: float = 1.0
+    # A call reaches Telegram a little after it leaves: each window is kept this much longer.
+    margin: float = 0.2
+
+
+class _Window:
+    """A sliding window of the moments calls went out, and for a group a bucket of ``burst`` calls refilled
+    evenly, so that a burst (a round's end, a new round's table) goes at once and steady play is spread over
+    the minute: burst + refill over the period never exceeds the window's limit."""
+
+    __slots__ = ("burst", "messages", "period", "rate", "times", "tokens", "updated")
+
+    def __init__(self, messages: int, period: float, burst: int = 0) -> None:
+        self.messages, self.period, self.burst = messages, period, burst
+        self.rate = (messages - burst) / period  # tokens a second
+        self.tokens, self.updated = float(burst), 0.0
+        self.times: deque[float] = deque()
+
+    def _refill(self, now: float) -> None:
+        if self.burst:
+            self.tokens = min(float(self.burst), self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+
+    def wait(self, now: float) -> float:
+        """Seconds until one more call fits."""
+        times = self.times
+        while times and times[0] <= now - self.period:
+            times.popleft()
+        wait = 0.0
+        if len(times) >= self.messages:
+            wait = times[0] + self.period - now
+        if self.burst:
+            self._refill(now)
+            if self.tokens < 1:
+                wait = max(wait, (1 - self.tokens) / self.rate)
+        return max(0.0, wait)
+
+    def use(self, now: float) -> None:
+        self.times.append(now)
+        if self.burst:
+            self._refill(now)
+            self.tokens -= 1
 
 
 @dataclass
 class _Job:
-    kind: str  # send, edit, markup, delete
+    kind: str  # send, edit, delete
     chat_id: int
     message_id: int | None = None
     text: str = ""
@@ -59,48 +139,110 @@ class _Job:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def _content(text: str, markup: Markup) -> tuple[str, str]:
+    return text, "" if markup is None else json.dumps(markup.to_dict(), sort_keys=True)
+
+
 class Outbox:
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: Bot, pace: Pace | None = None) -> None:
         self.bot = bot
+        self.pace = pace or Pace()
         self.reports: asyncio.Queue[Report] = asyncio.Queue()
-        self._queues: dict[int, asyncio.Queue[_Job]] = {}
+        self.blocked: set[int] = set()
+        self._queues: dict[int, deque[_Job]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._edits: dict[tuple[int, int], _Job] = {}  # pending, not yet started: the latest content wins
-        self.calls = 0
+        self._shown: OrderedDict[tuple[int, int], tuple[str, str]] = OrderedDict()
+        self._windows: dict[int, _Window] = {}
+        self._retry_until: dict[int, float] = {}  # chat -> loop time
+        p = self.pace
+        self._total = _Window(p.total_messages, p.total_period + p.margin)
+        self._total_lock = asyncio.Lock()
+        self.calls: dict[str, int] = {}
+        self.refused = 0  # 429s received
+        self.failed = 0  # calls given up after ATTEMPTS
         # do_api_request warns when a typed method exists for the endpoint; here it is used on purpose.
         warnings.filterwarnings("ignore", message=_TYPED_METHOD_EXISTS, category=PTBUserWarning)
+
+    # ------------------------------------------------------------------ what Telegram told earlier
+
+    def prime(self, windows: dict[int, datetime], blocked: set[int]) -> None:
+        """What an earlier process learned (kept in the database): running retry windows, blocked chats."""
+        loop_now, now = asyncio.get_running_loop().time(), utcnow()
+        for chat_id, until in windows.items():
+            left = (until - now).total_seconds()
+            if left > 0:
+                self._retry_until[chat_id] = loop_now + left
+        self.blocked |= blocked
+
+    def unblock(self, chat_id: int) -> bool:
+        """The user talked to the bot: his chat may be written to again. Whether it was blocked."""
+        if chat_id in self.blocked:
+            self.blocked.discard(chat_id)
+            return True
+        return False
+
+    def shows(self, chat_id: int, message_id: int) -> tuple[str, str] | None:
+        """What the outbox last put into this message (text, keyboard as JSON), if it remembers."""
+        return self._shown.get((chat_id, message_id))
 
     # ------------------------------------------------------------------ API
 
     def send(
         self, chat_id: int, text: str, markup: Markup = None, **extra: Any
     ) -> asyncio.Future[int | None]:
-        """Queue a new message; the future gives its message id, or None when Telegram refused it."""
+        """Queue a new message; the future gives its message id, or None when it was not delivered."""
         fut: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        if chat_id in self.blocked:
+            fut.set_result(None)
+            return fut
         self._put(_Job("send", chat_id, text=text, markup=markup, future=fut, extra=extra))
         return fut
 
     def edit(self, chat_id: int, message_id: int, text: str, markup: Markup = None) -> None:
+        """Make the message show this (coalesced with edits of it not yet sent; nothing sent if it shows it)."""
+        if chat_id in self.blocked:
+            return
         key = (chat_id, message_id)
         pending = self._edits.get(key)
         if pending is not None:
             pending.text, pending.markup = text, markup
             return
+        if self._shown.get(key) == _content(text, markup):
+            return
         job = _Job("edit", chat_id, message_id, text=text, markup=markup)
         self._edits[key] = job
         self._put(job)
 
+    def delete(self, chat_id: int, message_id: int, instead: str | None = None) -> None:
+        """Remove the message; where Telegram no longer allows it (48 hours on), show ``instead`` in it."""
+        key = (chat_id, message_id)
+        pending = self._edits.pop(key, None)
+        if pending is not None:
+            pending.kind = "dropped"
+        if chat_id not in self.blocked:
+            self._put(_Job("delete", chat_id, message_id, text=instead or ""))
+
     def drop_keyboard(self, chat_id: int, message_id: int) -> None:
-        self._put(_Job("markup", chat_id, message_id))
+        """The message keeps its text and loses its buttons."""
+        shown = self._shown.get((chat_id, message_id))
+        pending = self._edits.get((chat_id, message_id))
+        if pending is not None:
+            pending.markup = None
+        elif shown is not None:
+            if shown[1]:
+                self.edit(chat_id, message_id, shown[0], None)
+        elif chat_id not in self.blocked:
+            self._put(_Job("markup", chat_id, message_id))
+
+    def busy(self) -> bool:
+        return any(self._queues.values()) or any(not w.done() for w in self._workers.values())
 
     async def flush(self, timeout: float = 30.0) -> None:
         """Wait until everything queued so far has been sent (tests, shutdown), at most ``timeout`` seconds."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while loop.time() < deadline and (
-            any(not q.empty() for q in self._queues.values())
-            or any(not w.done() for w in self._workers.values())
-        ):
+        while loop.time() < deadline and self.busy():
             await asyncio.sleep(0.005)
 
     async def close(self) -> None:
@@ -111,45 +253,142 @@ class Outbox:
     # ------------------------------------------------------------------ workers
 
     def _put(self, job: _Job) -> None:
-        q = self._queues.setdefault(job.chat_id, asyncio.Queue())
-        q.put_nowait(job)
+        q = self._queues.setdefault(job.chat_id, deque())
+        q.append(job)
         worker = self._workers.get(job.chat_id)
         if worker is None or worker.done():
             self._workers[job.chat_id] = asyncio.create_task(self._work(job.chat_id, q))
 
-    async def _work(self, chat_id: int, q: asyncio.Queue[_Job]) -> None:
-        while not q.empty():
-            job = q.get_nowait()
+    def _window(self, chat_id: int) -> _Window:
+        window = self._windows.get(chat_id)
+        if window is None:
+            p = self.pace
+            if chat_id > 0:  # a user's private chat
+                window = _Window(p.private_messages, p.private_period + p.margin)
+            else:
+                window = _Window(
+                    p.group_messages, p.group_period + p.margin, burst=min(4, p.group_messages // 5)
+                )
+            self._windows[chat_id] = window
+        return window
+
+    async def _work(self, chat_id: int, q: deque[_Job]) -> None:
+        loop = asyncio.get_running_loop()
+        while q:
+            job = q.popleft()
             if job.kind == "edit":
                 self._edits.pop((job.chat_id, job.message_id or 0), None)
-            result = await self._deliver(job)
+                if self._shown.get((job.chat_id, job.message_id or 0)) == _content(job.text, job.markup):
+                    continue  # a later edit brought it back to what it shows
+            elif job.kind == "dropped":
+                continue
+            result = None
+            if job.chat_id not in self.blocked:
+                if job.kind != "delete":  # deleting is not one of the messages Telegram counts
+                    await self._pace(job.chat_id, loop)
+                result = await self._deliver(job, q)
             if job.future is not None and not job.future.done():
                 job.future.set_result(result)
+        if self._windows.get(chat_id) is not None and not self._windows[chat_id].times:
+            self._windows.pop(chat_id, None)
 
-    async def _deliver(self, job: _Job) -> int | None:
-        for _attempt in range(3):
+    async def _pace(self, chat_id: int, loop: asyncio.AbstractEventLoop) -> None:
+        window = self._window(chat_id)
+        while True:
+            now = loop.time()
+            wait = max(window.wait(now), self._retry_until.get(chat_id, 0.0) - now)
+            if wait <= 0:
+                break
+            await asyncio.sleep(wait)
+        self._retry_until.pop(chat_id, None)
+        async with self._total_lock:  # the chats waiting for the overall limit go first come, first served
+            while (wait := self._total.wait(loop.time())) > 0:
+                await asyncio.sleep(wait)
+            now = loop.time()
+            self._total.use(now)
+            window.use(now)
+
+    async def _deliver(self, job: _Job, q: deque[_Job]) -> int | None:
+        # What the message will show, from the moment the call leaves: an edit or a keyboard dropped while
+        # this one is on its way builds on it (a failure below forgets it again).
+        self._remember(job)
+        for attempt in range(ATTEMPTS):
+            method = _METHODS[job.kind]
+            self.calls[method] = self.calls.get(method, 0) + 1
             try:
-                self.calls += 1
-                return await self._call(job)
-            except RetryAfter as e:  # the rate limiter already retried; wait once more
+                result = await self._call(job)
+            except RetryAfter as e:
+                # Told off despite the pacing (another process wrote to this chat, say): only this chat waits.
+                self.refused += 1
                 wait = e.retry_after
-                await asyncio.sleep(wait.total_seconds() if isinstance(wait, timedelta) else float(wait))
+                seconds = wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
+                self._retry_until[job.chat_id] = asyncio.get_running_loop().time() + seconds
+                self.reports.put_nowait(RetryWindow(job.chat_id, utcnow() + timedelta(seconds=seconds)))
+                log.info("Telegram asked for %.0f s of pause in chat %s", seconds, job.chat_id)
+                await self._pace(job.chat_id, asyncio.get_running_loop())
+                continue
             except BadRequest as e:
-                if "not modified" not in str(e).lower():
-                    log.warning("Telegram refused %s in chat %s: %s", job.kind, job.chat_id, e.message)
+                text = str(e).lower()
+                if "not modified" in text:
+                    pass
+                elif job.kind == "delete" and job.text:
+                    job.kind = "edit"  # too old to delete: it says so instead
+                    await self._pace(job.chat_id, asyncio.get_running_loop())
+                    continue
+                else:
+                    log.info("Telegram refused %s in chat %s: %s", job.kind, job.chat_id, e.message)
+                    self._forget(job)
                 return None
             except ChatMigrated as e:
                 self.reports.put_nowait(GroupMigrated(job.chat_id, e.new_chat_id))
                 job.chat_id = e.new_chat_id
+                continue
             except Forbidden:
                 # Reported, not handled here: the reaction (托管, a word to the group) must not wait on this
-                # worker, nor hold up whoever is waiting for this message.
+                # worker. Nothing more goes to this chat until the user talks to the bot.
+                self.blocked.add(job.chat_id)
                 self.reports.put_nowait(ChatBlocked(job.chat_id))
+                self._drop_queued(q)
                 return None
-            except TelegramError as e:
-                log.warning("Telegram error on %s in chat %s: %s", job.kind, job.chat_id, type(e).__name__)
-                await asyncio.sleep(0.5)
+            except (NetworkError, TelegramError) as e:
+                log.warning("Telegram call %s in chat %s failed: %s", method, job.chat_id, type(e).__name__)
+                if attempt < ATTEMPTS - 1:
+                    await asyncio.sleep(0.5 * 2**attempt)
+                continue
+            return result
+        self.failed += 1
+        self._forget(job)
         return None
+
+    def _forget(self, job: _Job) -> None:
+        if job.message_id is not None:
+            self._shown.pop((job.chat_id, job.message_id), None)
+
+    def _drop_queued(self, q: deque[_Job]) -> None:
+        while q:
+            job = q.popleft()
+            if job.kind == "edit":
+                self._edits.pop((job.chat_id, job.message_id or 0), None)
+            if job.future is not None and not job.future.done():
+                job.future.set_result(None)
+
+    def _remember(self, job: _Job, message_id: int | None = None) -> None:
+        mid = message_id if message_id is not None else job.message_id
+        if mid is None:
+            return
+        if job.kind == "delete":
+            self._shown.pop((job.chat_id, mid), None)
+            return
+        if job.kind == "markup":
+            shown = self._shown.get((job.chat_id, mid))
+            if shown is not None:
+                self._shown[(job.chat_id, mid)] = (shown[0], "")
+            return
+        key = (job.chat_id, mid)
+        self._shown[key] = _content(job.text, job.markup)
+        self._shown.move_to_end(key)
+        if len(self._shown) > SHOWN_MAX:
+            self._shown.popitem(last=False)
 
     async def _call(self, job: _Job) -> int | None:
         target: dict[str, Any] = {"chat_id": job.chat_id}
@@ -157,7 +396,9 @@ class Outbox:
             sent = await self.bot.do_api_request(
                 "sendMessage", {**target, "text": job.text, "reply_markup": job.markup, **job.extra}
             )
-            return int(sent["message_id"])
+            message_id = int(sent["message_id"])
+            self._remember(job, message_id)
+            return message_id
         assert job.message_id is not None
         target["message_id"] = job.message_id
         if job.kind == "edit":
@@ -165,10 +406,19 @@ class Outbox:
                 "editMessageText", {**target, "text": job.text, "reply_markup": job.markup}
             )
             return None
+        if job.kind == "delete":
+            await self.bot.do_api_request("deleteMessage", target)
+            return None
         if job.kind == "markup":
             await self.bot.do_api_request("editMessageReplyMarkup", target)
             return None
         raise ValueError(job.kind)
 
 
-_TYPED_METHOD_EXISTS = r"Please use 'Bot\.(sendMessage|editMessageText|editMessageReplyMarkup)'"
+_METHODS = {
+    "send": "sendMessage",
+    "edit": "editMessageText",
+    "delete": "deleteMessage",
+    "markup": "editMessageReplyMarkup",
+}
+_TYPED_METHOD_EXISTS = r"Please use 'Bot\.(sendMessage|editMessageText|deleteMessage|editMessageReplyMarkup)'"

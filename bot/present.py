@@ -1,21 +1,39 @@
-"""Showing an outcome: the group's table or lobby, the big moments, each player's private hand, the turn
-message of the seat to act, and the notices for particular people, all through the outbox.
+"""Showing an outcome: the group's table or lobby, the big moments, each player's private messages, through
+the outbox, at the fewest Bot API calls that keep every player informed.
+
+What a player gets, and why it costs what it does (issue 15: Telegram's limits are what caps the bot):
+- the seat to act gets a new turn message (his phone rings): what happened since his last move, why it is
+  his turn, his hand, until when; nobody else's hand message is edited for a move they did not make;
+- the message a player acted from is edited once into a short line saying what he did, without buttons (so
+  the chat does not fill with old hands), or, when the turn comes straight back to him, into his new turn;
+- the group's table is one message, edited (the outbox coalesces a burst of moves into one edit and keeps
+  the group under 20 calls a minute), posted anew at the bottom at each new round and by /table (the old copy
+  is deleted); big moments of a stretch of play go out as one message;
+- the end of a round and of the match reach every player in private too: his place, points, tribute, totals.
 
 Everything shown is built from the outcome's table, which is the table as committed: nothing here reads
-what the process remembers about a table.
+what the process remembers about a table. A message built for one version and sent after the table moved
+on loses its buttons (``hand_message_sent``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections.abc import Coroutine
+from typing import Any
 
 from telegram import InlineKeyboardMarkup
 
+from storage.models import utcnow
 from table import (
     CLOSED,
     CameBack,
     Closed,
+    Entry,
     Notice,
+    Nudged,
     Outcome,
     Reminder,
     Seat,
@@ -24,6 +42,7 @@ from table import (
     TimedOut,
     WentAutoplay,
 )
+from table.model import MOVES
 from table.outcome import LOBBY_VIEW
 
 from . import render
@@ -39,16 +58,37 @@ class Presenter:
         self.outbox = outbox
         self.service = service
         self.bot_username = bot_username
+        # Work that waits for Telegram's answer (a new message's id, to record it) runs beside the update
+        # that caused it: a handler that waited would hold its chat's next tap behind another chat's pace.
+        self._waiting: set[asyncio.Task[None]] = set()
+        self._reposts: dict[int, asyncio.Task[int | None]] = {}  # table -> its new group message, on its way
 
-    async def show(self, outcome: Outcome) -> None:
+    def _beside(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._waiting.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._waiting.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("showing an outcome failed: %s", type(task.exception()).__name__)
+
+    async def idle(self) -> None:
+        """Wait for the work still waiting on Telegram's answers (tests, shutdown)."""
+        while self._waiting or self._reposts:
+            await asyncio.gather(*self._waiting, *self._reposts.values(), return_exceptions=True)
+
+    # ------------------------------------------------------------------ outcomes
+
+    async def show(self, outcome: Outcome, *, tapped: int | None = None) -> None:
+        """Show what the outcome changed; ``tapped``: the private message the player acted from."""
         table = outcome.table
         if table.status == CLOSED:
-            if table.message_id is not None:
-                self.outbox.drop_keyboard(table.group_id, table.message_id)
+            await self._show_closed(outcome)
         elif outcome.view == LOBBY_VIEW:
             await self.show_lobby(table, repost=outcome.repost)
         else:
-            await self._show_play(outcome)
+            await self._show_play(outcome, tapped)
         for notice in outcome.notices:
             self._tell(table, notice)
 
@@ -61,57 +101,117 @@ class Presenter:
     async def group_message(
         self, table: Table, text: str, markup: InlineKeyboardMarkup | None, *, repost: bool = False
     ) -> None:
-        """The table's one group message, edited in place; posted anew (the old one frozen) on ``repost``."""
-        group_id, mid = table.group_id, table.message_id
+        """The table's one group message, edited in place; posted anew at the bottom on ``repost`` (the old
+        copy deleted, or, past Telegram's 48 hours, told that the table moved). A repost still on its way is
+        waited for, so that the edit goes to the new message."""
+        group_id = table.group_id
+        mid = await self._table_message(table)
         if mid is not None and not repost:
             self.outbox.edit(group_id, mid, text, markup)
             return
         if mid is not None:
-            self.outbox.drop_keyboard(group_id, mid)
-        message_id = await self.outbox.send(group_id, text, markup)
-        if message_id is not None:
-            await self.service.table_message_posted(table.id, message_id)
+            self.outbox.delete(group_id, mid, instead=t(table.group.language, "⬇ The table moved below."))
+        sent = self.outbox.send(group_id, text, markup)
 
-    async def _show_play(self, outcome: Outcome) -> None:
+        async def posted() -> int | None:
+            message_id = await sent
+            if message_id is not None:
+                await self.service.table_message_posted(table.id, message_id)
+            return message_id
+
+        task = asyncio.create_task(posted())
+        self._reposts[table.id] = task
+        task.add_done_callback(lambda _t, table_id=table.id: self._forget_repost(table_id, _t))
+
+    def _forget_repost(self, table_id: int, task: asyncio.Task[int | None]) -> None:
+        if self._reposts.get(table_id) is task:
+            del self._reposts[table_id]
+
+    async def _table_message(self, table: Table) -> int | None:
+        pending = self._reposts.get(table.id)
+        if pending is not None:
+            with contextlib.suppress(Exception):
+                found = await pending
+                if found is not None:
+                    return found
+        return table.message_id
+
+    async def _show_play(self, outcome: Outcome, tapped: int | None) -> None:
         table = outcome.table
         match = table.match
         assert match is not None
         lang = table.group.language
-        await self.group_message(table, render.table_text(lang, table), None, repost=outcome.repost)
-        # The big moments of this stretch of play go out as one message: a group may get only 20 a minute.
-        events = outcome.events
-        news = render.announcements(lang, events, render.seat_infos(table, lang))
-        markup = None
-        if any(e.kind == "round_over" for e in events):
+        now = utcnow()
+        new_round = bool(outcome.dealt)
+        if new_round and table.summary_message_id is not None:
+            self.outbox.drop_keyboard(table.group_id, table.summary_message_id)
+        await self.group_message(
+            table,
+            render.table_text(lang, table, now),
+            None,
+            repost=outcome.repost or (new_round and table.round_no > 1),
+        )
+        # The big moments of this stretch go out as one message: a group may get only 20 a minute.
+        seats = render.seat_infos(table, lang)
+        news = render.announcements(lang, outcome.told, outcome.events, seats)
+        over = match.round_over and any(e.kind == "round_over" for e in outcome.events)
+        if over:
             news.append(render.summary_text(lang, table))
-            markup = summary_keyboard(lang, table)
         if news:
-            self.outbox.send(table.group_id, render.join_messages(news), markup)
-        # Private views: those whose cards changed see their new hand; the seat to act gets a new message.
+            text = render.join_messages(news)
+            text = await self._glossed(table, text)
+            sent = self.outbox.send(table.group_id, text, summary_keyboard(lang, table) if over else None)
+            if over:
+                self._beside(self._summary_posted(table, sent))
+        for user_id, message_id in outcome.stale:
+            self.outbox.drop_keyboard(user_id, message_id)
+        # Private: the mover's message says what he did; the seat to act gets his turn; a deal and a round's end
+        # reach everyone.
         cur = match.current_player
+        acting = table.seat(cur) if cur is not None else None
+        to_prompt = acting if acting is not None and acting.plays_himself and outcome.prompt else None
+        mover = _player_mover(outcome)
         for seat in table.humans:
-            if seat.n == cur and seat.plays_himself:
-                if outcome.prompt:
-                    await self.send_turn(table, seat)
-            elif seat.n in outcome.hands:
-                text = render.hand_text(render.reader_language(table, seat.n), table, seat.n)
-                if seat.hand_message_id is not None:
-                    assert seat.user_id is not None
-                    self.outbox.edit(seat.user_id, seat.hand_message_id, text, None)
-                else:
-                    await self._new_hand_message(table, seat, text, None)
+            assert seat.user_id is not None
+            plang = render.reader_language(table, seat.n)
+            if mover is not None and seat.n == mover.n and seat.hand_message_id is not None:
+                message = tapped or seat.hand_message_id
+                if to_prompt is not None and to_prompt.n == seat.n:
+                    # His turn again at once (he took the trick, say): the message he is looking at becomes it.
+                    self.outbox.edit(seat.user_id, message, *self._turn(table, seat, plang, now))
+                    to_prompt = None
+                    continue
+                self.outbox.edit(
+                    seat.user_id, message, render.past_text(plang, table, seat.n, _own_move(outcome, seat.n))
+                )
+            if new_round and (to_prompt is None or to_prompt.n != seat.n):
+                await self._new_hand_message(table, seat, render.deal_text(plang, table, seat.n), None)
+            if over:
+                self.outbox.send(seat.user_id, render.round_end_text(plang, table, seat.n))
+        if to_prompt is not None:
+            await self.send_turn(table, to_prompt, now=now, fresh=outcome.rearmed or not outcome.moves)
 
-    async def send_turn(self, table: Table, seat: Seat) -> None:
-        """A new message with his hand and the keyboard (his phone rings); the old one keeps no buttons."""
+    async def _summary_posted(self, table: Table, sent: asyncio.Future[int | None]) -> None:
+        message_id = await sent
+        if message_id is not None:
+            await self.service.summary_posted(table.id, message_id)
+
+    async def send_turn(self, table: Table, seat: Seat, *, now=None, fresh: bool = False) -> None:  # noqa: ANN001
+        """A new message with his hand and the keyboard (his phone rings); an older one that still has buttons
+        loses them (``fresh``: after a restart, when what the old one shows is not known)."""
         assert seat.user_id is not None
         lang = render.reader_language(table, seat.n)
-        text = render.hand_text(lang, table, seat.n, your_turn=True)
-        markup = hand_keyboard(lang, table, seat.n)
-        # What a turn message says once the turn is past: the hand as it was, without buttons.
-        past = render.hand_text(lang, table, seat.n)
         if seat.hand_message_id is not None:
-            self.outbox.edit(seat.user_id, seat.hand_message_id, past, None)
-        await self._new_hand_message(table, seat, text, markup, past=past)
+            shown = self.outbox.shows(seat.user_id, seat.hand_message_id)
+            if (shown is not None and shown[1]) or (shown is None and fresh):
+                self.outbox.drop_keyboard(seat.user_id, seat.hand_message_id)
+        text, markup = self._turn(table, seat, lang, now or utcnow())
+        await self._new_hand_message(
+            table, seat, text, markup, past=render.past_text(lang, table, seat.n, None), turn=True
+        )
+
+    def _turn(self, table: Table, seat: Seat, lang: str, now) -> tuple[str, InlineKeyboardMarkup]:  # noqa: ANN001
+        return render.turn_text(lang, table, seat.n, now), hand_keyboard(lang, table, seat.n)
 
     async def _new_hand_message(
         self,
@@ -121,64 +221,141 @@ class Presenter:
         markup: InlineKeyboardMarkup | None,
         *,
         past: str | None = None,
+        turn: bool = False,
     ) -> None:
         assert seat.user_id is not None
-        message_id = await self.outbox.send(seat.user_id, text, markup)
-        if message_id is None:
+        self._beside(self._claim(table, seat, self.outbox.send(seat.user_id, text, markup), past, turn))
+
+    async def _claim(
+        self, table: Table, seat: Seat, sent: asyncio.Future[int | None], past: str | None, turn: bool
+    ) -> None:
+        message_id = await sent
+        if message_id is None or seat.user_id is None:
             return
-        mine = await self.service.hand_message_sent(table.id, seat.n, message_id, table.version)
+        mine = await self.service.hand_message_sent(table.id, seat.n, message_id, table.version, turn=turn)
         if not mine and past is not None:
             # The table moved on while this message was on its way (a move typed at once, or made in another
-            # process), and the views of that move went to the older message: no buttons of a turn that is
-            # over may stay behind.
+            # process): no buttons of a turn that is over may stay behind.
             self.outbox.edit(seat.user_id, message_id, past, None)
+
+    async def _glossed(self, table: Table, text: str) -> str:
+        """An English group is told once per table what a Chinese term means, the first time it appears."""
+        if table.group.language != "en":
+            return text
+        new = frozenset(render.terms_in(text)) - table.marks.glossed
+        if not new:
+            return text
+        await self.service.note_glossed(table, new)
+        return "\n".join([text, *render.glossary_lines(new)])
+
+    async def _show_closed(self, outcome: Outcome) -> None:
+        table = outcome.table
+        lang = table.group.language
+        if table.message_id is not None:
+            self.outbox.drop_keyboard(table.group_id, table.message_id)
+        if table.summary_message_id is not None:
+            self.outbox.drop_keyboard(table.group_id, table.summary_message_id)
+        self.outbox.send(table.group_id, render.final_text(lang, table))
+        if table.match is None:
+            return
+        for seat in table.humans:
+            assert seat.user_id is not None
+            if seat.hand_message_id is not None:
+                self.outbox.drop_keyboard(seat.user_id, seat.hand_message_id)
+            self.outbox.send(
+                seat.user_id, render.closed_text(render.reader_language(table, seat.n), table, seat.n)
+            )
+
+    # ------------------------------------------------------------------ notices
 
     def _tell(self, table: Table, notice: Notice) -> None:
         lang = table.group.language
         names = render.seat_infos(table, lang)
+        seat = table.seat(notice.seat) if not isinstance(notice, Closed) else None
+        plang = render.reader_language(table, seat.n) if seat is not None else lang
         if isinstance(notice, TimedOut):
-            seat = table.seat(notice.seat)
             if seat is None or seat.user_id is None:
                 return
-            plang = render.reader_language(table, notice.seat)
+            played = render.action_label(plang, notice.action)
+            if not notice.autoplay:
+                # The first time-out: his turn message says what the computer did, and that one more hands
+                # his seat over (no new message: he is not looking, and the next turn rings anyway).
+                if seat.hand_message_id is not None:
+                    self.outbox.edit(
+                        seat.user_id,
+                        seat.hand_message_id,
+                        f"[{table.title}] "
+                        + t(
+                            plang,
+                            "⏰ Time ran out: the computer played {action} for you. Miss the next turn too and it plays your seat (托管).",
+                            action=played,
+                        ),
+                    )
+                return
+            if seat.hand_message_id is not None:
+                self.outbox.drop_keyboard(seat.user_id, seat.hand_message_id)
             self.outbox.send(
                 seat.user_id,
-                t(
+                f"[{table.title}] "
+                + t(
                     plang,
-                    "[{group}] Time is up: the computer played for you ({action}). Tap anything or send /back to play again.",
-                    group=table.title,
-                    action=render.action_label(plang, notice.action),
+                    "⏰ Time ran out again ({action}): the computer now plays your seat (托管). Tap anything or send /back to play again.",
+                    action=played,
                 ),
             )
         elif isinstance(notice, Reminder):
-            seat = table.seat(notice.seat)
             if seat is not None and seat.user_id is not None:
-                plang = render.reader_language(table, notice.seat)
+                when = (
+                    render.when_text(plang, table.due, utcnow(), table.group.time_zone) if table.due else ""
+                )
                 self.outbox.send(
                     seat.user_id,
-                    t(
-                        plang,
-                        "[{group}] Reminder: it is your turn; half of your time is gone.",
-                        group=table.title,
-                    ),
+                    f"[{table.title}] "
+                    + t(plang, "Reminder: it is your turn; half of your time is gone.")
+                    + f" {when}",
+                )
+        elif isinstance(notice, Nudged):
+            if seat is not None and seat.user_id is not None:
+                by = names[notice.by].name if notice.by in names else "?"
+                self.outbox.send(
+                    seat.user_id,
+                    f"[{table.title}] "
+                    + t(plang, "👋 {name} asks you to play (催一下): your turn message is above.", name=by),
                 )
         elif isinstance(notice, WentAutoplay):
             name = names[notice.seat].name if notice.seat in names else "?"
             if notice.blocked:
-                text = t(
-                    lang,
-                    "{name} cannot get private messages from me (blocked, or never started me): the seat is on 托管. {name}: open @{bot}, send /start, then /back.",
-                    name=name,
-                    bot=self.bot_username or "",
+                self.outbox.send(
+                    table.group_id,
+                    t(
+                        lang,
+                        "{name} cannot get private messages from me (blocked, or never started me): the computer plays the seat (托管). {name}: open @{bot} and send /start to play again.",
+                        name=name,
+                        bot=self.bot_username or "",
+                    ),
                 )
-            else:
-                text = t(
-                    lang,
-                    "{name} leaves the round: the computer plays the seat (托管). /back in private to return.",
-                    name=name,
-                )
-            self.outbox.send(table.group_id, text)
-        elif isinstance(notice, Closed):
-            self.outbox.send(table.group_id, t(lang, "The table is closed. /new opens another."))
         elif isinstance(notice, CameBack):
-            pass  # he is answered where he asked (/back or his tap); the table shows him back
+            # Back from 托管: his hand now (his turn, when it is his, came as a turn message).
+            if seat is not None and seat.user_id is not None and table.match is not None:
+                if table.to_act is None or table.to_act.n != seat.n:
+                    lines = [
+                        f"[{table.title}] " + t(plang, "You play your own cards again."),
+                        *render.hand_lines(plang, table, seat.n),
+                    ]
+                    self.outbox.send(seat.user_id, "\n".join(lines))
+        elif isinstance(notice, Closed):
+            pass  # the final standings are the closed table's own message
+
+
+def _player_mover(outcome: Outcome) -> Seat | None:
+    """The player whose own move (a tap or a typed play) began this stretch."""
+    first = outcome.moves[0] if outcome.moves else None
+    if first is None or first.actor != "player" or first.seat is None:
+        return None
+    return outcome.table.seat(first.seat)
+
+
+def _own_move(outcome: Outcome, seat: int) -> Entry | None:
+    """The move the player made himself (the first of the stretch), not a 要不起 the table passed for him
+    later in it."""
+    return next((e for e in outcome.told if e.seat == seat and e.kind in MOVES), None)

@@ -156,6 +156,11 @@ class PublicView:
     team_totals: tuple[int, int]
     returning: tuple[int, int, int] | None  # 还贡 being chosen: (receiver, payer, cards)
     result: RoundResult | None  # once the round is over
+    yielder: int | None = None  # who yielded (让牌, R4.4) on the play on the table
+    yield_back: bool = False  # both after him passed: the decision is back with the yielder
+    pile: Counts = EMPTY  # every card played this round (all were shown): what card memory (记牌) counts
+    laid_down: Counts = EMPTY  # a revolutionary's hand, laid down for all to see (R9.3)
+    deck: Counts = EMPTY  # every card of the match's deck
 
     @property
     def round_over(self) -> bool:
@@ -604,6 +609,11 @@ class Match:
             team_totals=self.team_totals,
             returning=None if ret is None else (ret.receiver, ret.payer, ret.n),
             result=result,
+            yielder=rnd.yielder if rnd is not None else None,
+            yield_back=rnd.yielder_back if rnd is not None else False,
+            pile=tuple(rnd.pile) if rnd is not None else EMPTY,
+            laid_down=tuple(self.laid_down),
+            deck=self.cards_in_play(),
         )
 
     def only_pass(self) -> bool:

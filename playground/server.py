@@ -26,6 +26,7 @@ LANGUAGES = ("en", "zh")
 # The emulator enforces no flood limits, and Telegram's 20 group messages a minute would only make the
 # group pane lag behind the game.
 GROUP_MESSAGES_PER_MINUTE = 6000
+PRIVATE_MESSAGES_PER_3S = 3000
 
 
 class PlaygroundEmulator(TelegramEmulator):
@@ -99,6 +100,7 @@ class Playground:
             api_base_url=self.emulator.api_base_url,
             webhook_url=None,
             group_messages_per_minute=GROUP_MESSAGES_PER_MINUTE,
+            private_messages_per_3s=PRIVATE_MESSAGES_PER_3S,
         )
 
     async def stop(self) -> None:

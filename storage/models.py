@@ -42,6 +42,7 @@ AutoId = BigInteger().with_variant(Integer(), "sqlite")
 NOW = text("CURRENT_TIMESTAMP")
 
 PLACES = 6  # seats per table, hence places 1..6 in the histograms
+DEFAULT_TIME_ZONE = "Asia/Shanghai"  # where the players grew up, whatever city they live in now
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -97,6 +98,7 @@ class _PlacesHistogram:
     place_4: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     place_5: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     place_6: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    team_wins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # rounds his team won
 
 
 class Group(Base):
@@ -110,6 +112,11 @@ class Group(Base):
         JSONText, nullable=True
     )  # Rules.to_dict(); None = the default preset
     rounds_played: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    time_zone: Mapped[str] = mapped_column(
+        String(64), default=DEFAULT_TIME_ZONE, server_default=DEFAULT_TIME_ZONE
+    )
+    card_memory: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))  # 记牌
+    computer_level: Mapped[int] = mapped_column(SmallInteger, default=2, server_default="2")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, server_default=NOW)
 
 
@@ -166,6 +173,7 @@ class GameTable(Base):
     )  # seq of the last logged action
     created_by: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("users.id", ondelete="SET NULL"))
     table_message_id: Mapped[int | None] = mapped_column(BigInteger)  # the group message edited in place
+    summary_message_id: Mapped[int | None] = mapped_column(BigInteger)  # the last round's summary
     # What the table shows that the match does not know (table.model.Marks: 要不起 marks), so that every
     # process and every restart shows the same table.
     marks: Mapped[Any] = mapped_column(JSONText, nullable=True)
@@ -191,6 +199,8 @@ class Seat(Base):
     autoplay: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))  # 托管
     consecutive_timeouts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     hand_message_id: Mapped[int | None] = mapped_column(BigInteger)  # the private hand message
+    # The table version his turn message was delivered for: a restart does not send it twice.
+    prompted_version: Mapped[int | None] = mapped_column(Integer)
 
 
 class RoundRecord(Base):
@@ -230,8 +240,11 @@ class ActionRecord(Base):
 
 
 class Deadline(Base):
+    """What a table waits for, until when: at most one of each kind per table, for the version it was armed at
+    (a move moves it in place)."""
+
     __tablename__ = "deadlines"
-    __table_args__ = (UniqueConstraint("table_id", "version", "kind"),)
+    __table_args__ = (UniqueConstraint("table_id", "kind"),)
 
     id: Mapped[int] = mapped_column(AutoId, primary_key=True, autoincrement=True)
     table_id: Mapped[int] = mapped_column(AutoId, ForeignKey("tables.id", ondelete="CASCADE"))
@@ -240,6 +253,17 @@ class Deadline(Base):
     due_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
     claimed_by: Mapped[str | None] = mapped_column(String(64))
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class ChatLimit(Base):
+    """What Telegram said about a chat, kept past a restart: a pause it asked for (a 429's retry_after) and a
+    refusal to deliver (403: the user blocked the bot), until he talks to the bot again."""
+
+    __tablename__ = "chat_limits"
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    retry_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    blocked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class ProcessedUpdate(Base):

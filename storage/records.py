@@ -20,6 +20,9 @@ class GroupRecord:
     turn_timeout_seconds: int
     house_rules: dict[str, Any] | None
     rounds_played: int
+    time_zone: str = "Asia/Shanghai"
+    card_memory: bool = False  # 记牌 in the hand messages
+    computer_level: int = 2
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,7 @@ class Stats:
     rounds_played: int
     points: int
     places: tuple[int, int, int, int, int, int]  # how often 头科, 二科, 三科, 四科, 二落, 大落
+    team_wins: int = 0  # rounds his team won (its round score above 0)
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,7 @@ class TableRecord:
     created_by: int | None
     table_message_id: int | None
     marks: dict[str, Any] | None
+    summary_message_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,7 @@ class SeatRecord:
     autoplay: bool
     consecutive_timeouts: int
     hand_message_id: int | None
+    prompted_version: int | None = None
 
 
 @dataclass(frozen=True)
@@ -113,3 +119,20 @@ class TableScene:
     group: GroupRecord | None
     seats: list[SeatRecord]
     users: dict[int, PlayerRecord]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's line of a group's leaderboard."""
+
+    user_id: int
+    name: str
+    stats: Stats
+
+
+@dataclass(frozen=True)
+class ChatLimits:
+    """What Telegram said about chats, as an earlier process learned it."""
+
+    retry_until: dict[int, datetime]
+    blocked: frozenset[int]

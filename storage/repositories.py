@@ -19,6 +19,7 @@ from storage.errors import TableAlreadyOpen, VersionConflict
 from storage.models import (
     PLACES,
     ActionRecord,
+    ChatLimit,
     Deadline,
     GameTable,
     Group,
@@ -30,12 +31,14 @@ from storage.models import (
     utcnow,
 )
 from storage.records import (
+    ChatLimits,
     DeadlineRecord,
     GroupRecord,
     LoggedAction,
     PlayerRecord,
     RoundInfo,
     SeatRecord,
+    Standing,
     Stats,
     TableRecord,
     TableScene,
@@ -51,6 +54,7 @@ rounds_t = RoundRecord.__table__
 actions_t = ActionRecord.__table__
 deadlines_t = Deadline.__table__
 updates_t = ProcessedUpdate.__table__
+chat_limits_t = ChatLimit.__table__
 
 
 class _Repository:
@@ -76,14 +80,15 @@ _PREBUILT: dict[tuple[str, Hashable], Any] = {}
 
 def _stats(row: Any) -> Stats:
     places = tuple(getattr(row, f"place_{p}") for p in range(1, PLACES + 1))
-    return Stats(rounds_played=row.rounds_played, points=row.points, places=places)  # type: ignore[arg-type]
+    return Stats(rounds_played=row.rounds_played, points=row.points, places=places, team_wins=row.team_wins)  # type: ignore[arg-type]
 
 
-def _stat_increments(table: Any, place: int | None, points: int) -> dict[str, Any]:
+def _stat_increments(table: Any, place: int | None, points: int, won: bool) -> dict[str, Any]:
     # Increments in SQL, never read-modify-write: two tables of one player may finish at the same moment.
     values: dict[str, Any] = {
         "rounds_played": table.c.rounds_played + 1,
         "points": table.c.points + points,
+        "team_wins": table.c.team_wins + int(won),
     }
     if place is not None:
         column = f"place_{place}"
@@ -99,6 +104,9 @@ def _group(row: Any) -> GroupRecord:
         turn_timeout_seconds=row.turn_timeout_seconds,
         house_rules=row.house_rules,
         rounds_played=row.rounds_played,
+        time_zone=row.time_zone,
+        card_memory=bool(row.card_memory),
+        computer_level=row.computer_level,
     )
 
 
@@ -133,14 +141,19 @@ class GroupRepository(_Repository):
         language: str | None = None,
         turn_timeout_seconds: int | None = None,
         house_rules: dict[str, Any] | None = None,
+        time_zone: str | None = None,
+        card_memory: bool | None = None,
+        computer_level: int | None = None,
     ) -> None:
-        values: dict[str, Any] = {}
-        if language is not None:
-            values["language"] = language
-        if turn_timeout_seconds is not None:
-            values["turn_timeout_seconds"] = turn_timeout_seconds
-        if house_rules is not None:
-            values["house_rules"] = house_rules
+        given = {
+            "language": language,
+            "turn_timeout_seconds": turn_timeout_seconds,
+            "house_rules": house_rules,
+            "time_zone": time_zone,
+            "card_memory": card_memory,
+            "computer_level": computer_level,
+        }
+        values = {name: value for name, value in given.items() if value is not None}
         if values:
             await self.connection.execute(update(groups_t).where(groups_t.c.id == group_id).values(**values))
 
@@ -211,21 +224,42 @@ class UserRepository(_Repository):
         ).first()
         return None if row is None else _stats(row)
 
-    async def record_result(self, user_id: int, group_id: int, place: int | None, points: int) -> None:
-        """Count one finished round for the user, overall and in the group."""
+    async def record_result(
+        self, user_id: int, group_id: int, place: int | None, points: int, won: bool = False
+    ) -> None:
+        """Count one finished round for the user, overall and in the group (``won``: his team's score > 0)."""
         await self.connection.execute(
-            update(users_t).where(users_t.c.id == user_id).values(**_stat_increments(users_t, place, points))
+            update(users_t)
+            .where(users_t.c.id == user_id)
+            .values(**_stat_increments(users_t, place, points, won))
         )
-        first = {"group_id": group_id, "user_id": user_id, "rounds_played": 1, "points": points}
+        first = {
+            "group_id": group_id,
+            "user_id": user_id,
+            "rounds_played": 1,
+            "points": points,
+            "team_wins": int(won),
+        }
         if place is not None:
             first[f"place_{place}"] = 1
         stmt = self._insert(members_t).values(**first)
         await self.connection.execute(
             stmt.on_conflict_do_update(
                 index_elements=[members_t.c.group_id, members_t.c.user_id],
-                set_=_stat_increments(members_t, place, points),
+                set_=_stat_increments(members_t, place, points, won),
             )
         )
+
+    async def leaderboard(self, group_id: int, limit: int = 10) -> list[Standing]:
+        """The group's players by points, then by rounds played (fewest first)."""
+        rows = await self.connection.execute(
+            select(members_t, users_t.c.name)
+            .join(users_t, users_t.c.id == members_t.c.user_id)
+            .where(members_t.c.group_id == group_id, members_t.c.rounds_played > 0)
+            .order_by(members_t.c.points.desc(), members_t.c.rounds_played, members_t.c.user_id)
+            .limit(limit)
+        )
+        return [Standing(row.user_id, row.name, _stats(row)) for row in rows]
 
 
 def _table(row: Any) -> TableRecord:
@@ -242,6 +276,7 @@ def _table(row: Any) -> TableRecord:
         created_by=row.created_by,
         table_message_id=row.table_message_id,
         marks=row.marks,
+        summary_message_id=row.summary_message_id,
     )
 
 
@@ -346,6 +381,19 @@ class TableRepository(_Repository):
         )
         return [_table(row) for row in rows]
 
+    async def waiting_without_deadline(self) -> list[int]:
+        """Tables in play that have no deadline armed for their current version: what the sweep looks at
+        (the table layer decides whether they wait on somebody)."""
+        armed = (
+            select(deadlines_t.c.id)
+            .where(deadlines_t.c.table_id == tables_t.c.id, deadlines_t.c.version == tables_t.c.version)
+            .exists()
+        )
+        rows = await self.connection.execute(
+            select(tables_t.c.id).where(tables_t.c.status == "playing", ~armed).order_by(tables_t.c.id)
+        )
+        return list(rows.scalars())
+
     async def all(self) -> list[TableRecord]:
         rows = await self.connection.execute(select(tables_t).order_by(tables_t.c.id))
         return [_table(row) for row in rows]
@@ -356,6 +404,22 @@ class TableRepository(_Repository):
         await self.connection.execute(
             update(tables_t).where(tables_t.c.id == table_id).values(table_message_id=message_id)
         )
+
+    async def set_summary_message(self, table_id: int, message_id: int | None) -> None:
+        """Which group message is the last round's summary (its buttons go when the next round is dealt)."""
+        await self.connection.execute(
+            update(tables_t).where(tables_t.c.id == table_id).values(summary_message_id=message_id)
+        )
+
+    async def set_marks(self, table_id: int, version: int, marks: dict[str, Any]) -> bool:
+        """The table's marks, while it is at ``version`` (a /nudge: no new version, its buttons stay good);
+        whether they were written."""
+        result = await self.connection.execute(
+            update(tables_t)
+            .where(tables_t.c.id == table_id, tables_t.c.version == version)
+            .values(marks=marks)
+        )
+        return result.rowcount == 1  # type: ignore[attr-defined]
 
     async def save(self, table_id: int, expected_version: int, **changes: Any) -> int:
         """Write `changes` and bump the version, only if nobody else did since `expected_version` was read.
@@ -398,6 +462,7 @@ def _seat(row: Any) -> SeatRecord:
         autoplay=row.autoplay,
         consecutive_timeouts=row.consecutive_timeouts,
         hand_message_id=row.hand_message_id,
+        prompted_version=row.prompted_version,
     )
 
 
@@ -405,7 +470,7 @@ _SEATS = select(seats_t).where(seats_t.c.table_id == bindparam("table_id")).orde
 _HAND_MESSAGE = (
     update(seats_t)
     .where(seats_t.c.table_id == bindparam("t"), seats_t.c.seat == bindparam("s"))
-    .values(hand_message_id=bindparam("m"))
+    .values(hand_message_id=bindparam("m"), prompted_version=bindparam("p"))
 )
 
 _HAND_MESSAGE_OF = select(seats_t.c.hand_message_id).where(
@@ -470,14 +535,16 @@ class SeatRepository(_Repository):
         params.update(w_t=table_id, w_s=seat)
         await self.connection.execute(stmt, params)
 
-    async def claim_hand_message(self, table_id: int, seat: int, message_id: int, version: int) -> bool:
+    async def claim_hand_message(
+        self, table_id: int, seat: int, message_id: int, version: int, *, turn: bool = False
+    ) -> bool:
         """Make `message_id` the seat's hand message if the table is still at `version`; whether it is his
         hand message now (a move since may have named it already, or left it behind).
 
         The table row is held (shared) while deciding, so a move committing the next version comes wholly
         before or after: a message sent for an old version never replaces the newer one.
         """
-        params = {"t": table_id, "s": seat, "m": message_id, "v": version}
+        params = {"t": table_id, "s": seat, "m": message_id, "v": version, "p": version if turn else None}
         result = await self.connection.execute(_HAND_MESSAGE_AT_VERSION, params)
         if result.rowcount == 1:  # type: ignore[attr-defined]
             return True
@@ -590,11 +657,6 @@ def _deadline(row: Any) -> DeadlineRecord:
     return DeadlineRecord(**row._mapping)
 
 
-_MOVE_DEADLINE = (
-    update(deadlines_t)
-    .where(deadlines_t.c.table_id == bindparam("t"), deadlines_t.c.kind == bindparam("k"))
-    .values(version=bindparam("v"), due_at=bindparam("d"), claimed_by=None, claimed_at=None)
-)
 _DROP_OUTDATED = delete(deadlines_t).where(
     deadlines_t.c.table_id == bindparam("t"), deadlines_t.c.version < bindparam("v")
 )
@@ -602,12 +664,21 @@ _DROP_OUTDATED = delete(deadlines_t).where(
 
 class DeadlineRepository(_Repository):
     async def arm(self, table_id: int, version: int, kind: str, due_at: datetime) -> None:
-        """Arm a deadline for this version of the table; arming the same one twice keeps the first."""
+        """The table's deadline of this kind is now this one (a table has at most one of each kind): armed
+        anew, or moved to this version and time with its claim cleared, in one statement."""
         stmt = self._prebuilt(
             "arm",
-            lambda: self._insert(deadlines_t).on_conflict_do_nothing(
-                index_elements=[deadlines_t.c.table_id, deadlines_t.c.version, deadlines_t.c.kind]
-            ),
+            lambda: (
+                lambda insert: insert.on_conflict_do_update(
+                    index_elements=[deadlines_t.c.table_id, deadlines_t.c.kind],
+                    set_={
+                        "version": insert.excluded.version,
+                        "due_at": insert.excluded.due_at,
+                        "claimed_by": None,
+                        "claimed_at": None,
+                    },
+                )
+            )(self._insert(deadlines_t)),
         )
         await self.connection.execute(
             stmt, {"table_id": table_id, "version": version, "kind": kind, "due_at": due_at}
@@ -616,15 +687,11 @@ class DeadlineRepository(_Repository):
     async def rearm(
         self, table_id: int, version: int, planned: Sequence[tuple[str, datetime]], *, others: bool = True
     ) -> None:
-        """The table's deadlines are now ``planned`` (kind, due), armed for ``version``: each kind moved in place
-        (one UPDATE, its claim cleared) or armed anew; with ``others``, every deadline of an older version left
-        is dropped. A table has at most one deadline of each kind: a move costs one statement, not two."""
+        """The table's deadlines are now ``planned`` (kind, due), armed for ``version``; with ``others``, every
+        deadline of an older version left is dropped (a move whose caller knows there is none costs one
+        statement here, not two)."""
         for kind, due_at in planned:
-            moved = await self.connection.execute(
-                _MOVE_DEADLINE, {"t": table_id, "k": kind, "v": version, "d": due_at}
-            )
-            if moved.rowcount == 0:  # type: ignore[attr-defined]
-                await self.arm(table_id, version, kind, due_at)
+            await self.arm(table_id, version, kind, due_at)
         if others:
             await self.drop_outdated(table_id, version)
 
@@ -709,6 +776,30 @@ class DeadlineRepository(_Repository):
             .returning(*deadlines_t.c)
         )
         return sorted((_deadline(row) for row in result), key=lambda d: (d.due_at, d.id))
+
+
+class ChatLimitRepository(_Repository):
+    async def read(self) -> ChatLimits:
+        rows = await self.connection.execute(select(chat_limits_t))
+        retry, blocked = {}, set()
+        for row in rows:
+            if row.retry_until is not None:
+                retry[row.chat_id] = row.retry_until
+            if row.blocked_at is not None:
+                blocked.add(row.chat_id)
+        return ChatLimits(retry, frozenset(blocked))
+
+    async def _set(self, chat_id: int, **values: Any) -> None:
+        stmt = self._insert(chat_limits_t).values(chat_id=chat_id, **values)
+        await self.connection.execute(
+            stmt.on_conflict_do_update(index_elements=[chat_limits_t.c.chat_id], set_=values)
+        )
+
+    async def retry_until(self, chat_id: int, until: datetime) -> None:
+        await self._set(chat_id, retry_until=until)
+
+    async def blocked(self, chat_id: int, blocked: bool) -> None:
+        await self._set(chat_id, blocked_at=utcnow() if blocked else None)
 
 
 class UpdateRepository(_Repository):

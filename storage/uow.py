@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from storage.repositories import (
     ActionLog,
+    ChatLimitRepository,
     DeadlineRepository,
     GroupRepository,
     RoundRepository,
@@ -36,6 +37,7 @@ class UnitOfWork:
     actions: ActionLog
     deadlines: DeadlineRepository
     updates: UpdateRepository
+    chats: ChatLimitRepository
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
@@ -55,6 +57,7 @@ class UnitOfWork:
         self.actions = ActionLog(connection, dialect)
         self.deadlines = DeadlineRepository(connection, dialect)
         self.updates = UpdateRepository(connection, dialect)
+        self.chats = ChatLimitRepository(connection, dialect)
         return self
 
     async def __aexit__(

@@ -5,6 +5,7 @@ thing a player or the clock does (:class:`table.service.TableService`), each one
 :mod:`table.ports`."""
 
 from .errors import (
+    AlreadyBegun,
     AlreadyProcessed,
     AlreadySeated,
     IllegalMove,
@@ -22,8 +23,8 @@ from .errors import (
     TableError,
     TableNotFound,
 )
-from .model import CLOSED, LOBBY, PLAYING, TURN_TIMES, Group, Marks, Seat, Table
-from .outcome import CameBack, Closed, Move, Notice, Outcome, Reminder, TimedOut, WentAutoplay
+from .model import CLOSED, LOBBY, PLAYING, TIME_ZONES, TURN_TIMES, Entry, Group, Marks, Seat, Table
+from .outcome import CameBack, Closed, Move, Notice, Nudged, Outcome, Reminder, TimedOut, WentAutoplay
 from .service import NEXT_ROUND, SettingChange, TableService
 
 __all__ = [
@@ -31,11 +32,14 @@ __all__ = [
     "LOBBY",
     "NEXT_ROUND",
     "PLAYING",
+    "TIME_ZONES",
     "TURN_TIMES",
+    "AlreadyBegun",
     "AlreadyProcessed",
     "AlreadySeated",
     "CameBack",
     "Closed",
+    "Entry",
     "Group",
     "IllegalMove",
     "Marks",
@@ -48,6 +52,7 @@ __all__ = [
     "NotYourTurn",
     "NothingToDo",
     "Notice",
+    "Nudged",
     "Outcome",
     "Reminder",
     "RoundInProgress",

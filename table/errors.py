@@ -40,6 +40,14 @@ class NoRoundInPlay(TableError):
     """An action for a table with no round dealt, or whose round is over."""
 
 
+class AlreadyBegun(TableError):
+    """Begin was asked for a table whose match is under way (``round_over``: between two rounds)."""
+
+    def __init__(self, round_over: bool) -> None:
+        self.round_over = round_over
+        super().__init__("the match has begun" + (" (a round is over)" if round_over else ""))
+
+
 class RoundInProgress(TableError):
     """The next round was asked for while this one is still played."""
 

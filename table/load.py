@@ -25,6 +25,9 @@ def group_of(record: GroupRecord | None, group_id: int) -> Group:
         turn_seconds=record.turn_timeout_seconds,
         house_rules=record.house_rules,
         rounds_played=record.rounds_played,
+        time_zone=record.time_zone,
+        card_memory=record.card_memory,
+        computer_level=record.computer_level,
     )
 
 
@@ -38,6 +41,7 @@ def seat_of(record: SeatRecord, name: str = "", language: str | None = None) -> 
         autoplay=record.autoplay,
         timeouts=record.consecutive_timeouts,
         hand_message_id=record.hand_message_id,
+        prompted=record.prompted_version,
     )
 
 
@@ -58,6 +62,7 @@ def table_of(record: TableRecord, scene: TableScene, match: Match | None) -> Tab
         last_seq=record.last_seq,
         created_by=record.created_by,
         message_id=record.table_message_id,
+        summary_message_id=record.summary_message_id,
         marks=Marks.from_json(record.marks),
     )
 

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from engine import Match, Rules
+from engine.cards import Counts, format_cards, parse_cards
 
 LOBBY, PLAYING, CLOSED = "lobby", "playing", "closed"
 Status = Literal["lobby", "playing", "closed"]
@@ -21,6 +22,19 @@ Actor = Literal["player", "timeout", "computer"]
 
 TURN_TIMES = (30, 60, 120, 300, 1800, 7200, 86400)  # what /settings offers, 30 s … 24 h
 DEFAULT_TURN_SECONDS = 120
+DEFAULT_TIME_ZONE = "Asia/Shanghai"
+# What /settings offers: the players' home, and where friends from Shandong went.
+TIME_ZONES = (
+    "Asia/Shanghai",
+    "Asia/Tokyo",
+    "Asia/Singapore",
+    "Europe/London",
+    "Europe/Berlin",
+    "America/New_York",
+    "America/Los_Angeles",
+    "Australia/Sydney",
+)
+RECENT_MAX = 48  # public entries kept for "since you last looked" and the trick on the table
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +47,9 @@ class Group:
     turn_seconds: int = DEFAULT_TURN_SECONDS
     house_rules: dict[str, Any] | None = None  # None: the default preset
     rounds_played: int = 0
+    time_zone: str = DEFAULT_TIME_ZONE
+    card_memory: bool = False  # 记牌: the hand message says how many 2s, jokers and As are still out
+    computer_level: int = 2  # the computers' level at its tables, 托管 included (table/policy.py)
 
     @property
     def rules(self) -> Rules:
@@ -49,6 +66,7 @@ class Seat:
     autoplay: bool = False  # 托管: the computer plays this player's seat
     timeouts: int = 0  # in a row
     hand_message_id: int | None = None  # his private hand message, edited in place
+    prompted: int | None = None  # the table version his last turn message was delivered for
 
     @property
     def human(self) -> bool:
@@ -61,20 +79,77 @@ class Seat:
 
 
 @dataclass(frozen=True, slots=True)
+class Entry:
+    """One public thing that happened at the table, as the table tells it: a move (play, burn, pass, auto_pass
+    for R4.3's 要不起, yield), a moment (trick_won, opened, out, men, burn_won, jie_shao, fan_shao,
+    burn_failed, free_for_all, discarded_fours, round_over, dealt) or a seat's coming and going (tuoguan,
+    back). ``seq`` orders them; ``actor`` is "timeout" for a move the computer made for a late player."""
+
+    seq: int
+    kind: str
+    seat: int | None = None
+    cards: Counts | None = None
+    other: int | None = None
+    n: int | None = None
+    actor: str | None = None
+
+    def to_json(self) -> list[Any]:
+        cards = None if self.cards is None else format_cards(self.cards)
+        return [self.seq, self.kind, self.seat, cards, self.other, self.n, self.actor]
+
+    @classmethod
+    def from_json(cls, row: list[Any]) -> Entry:
+        seq, kind, seat, cards, other, n, actor = row
+        return cls(seq, kind, seat, None if cards is None else parse_cards(cards), other, n, actor)
+
+
+MOVES = frozenset({"play", "burn", "pass", "auto_pass", "yield"})
+
+
+@dataclass(frozen=True, slots=True)
 class Marks:
     """What the table shows that the engine does not know. Stored with the table, so a restart or a second
     worker shows the same table."""
 
     auto_passed: frozenset[int] = frozenset()  # R4.3: passed by the table (要不起), until the trick ends
+    recent: tuple[Entry, ...] = ()  # the last RECENT_MAX public entries, oldest first
+    nudged: int | None = None  # the version a /nudge was sent for (once per turn)
+    glossed: frozenset[str] = frozenset()  # terms the group was told the meaning of (English groups)
 
     def to_json(self) -> dict[str, Any]:
-        return {"auto_passed": sorted(self.auto_passed)}
+        return {
+            "auto_passed": sorted(self.auto_passed),
+            "recent": [e.to_json() for e in self.recent],
+            "nudged": self.nudged,
+            "glossed": sorted(self.glossed),
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> Marks:
         if not data:
             return cls()
-        return cls(auto_passed=frozenset(data.get("auto_passed", ())))
+        return cls(
+            auto_passed=frozenset(data.get("auto_passed", ())),
+            recent=tuple(Entry.from_json(e) for e in data.get("recent", ())),
+            nudged=data.get("nudged"),
+            glossed=frozenset(data.get("glossed", ())),
+        )
+
+    def since_last_move(self, seat: int) -> tuple[Entry, ...]:
+        """What happened since this seat's last move (everything kept, if it is older than that)."""
+        recent = self.recent
+        for i in range(len(recent) - 1, -1, -1):
+            if recent[i].seat == seat and recent[i].kind in MOVES:
+                return recent[i + 1 :]
+        return recent
+
+    def this_trick(self) -> tuple[Entry, ...]:
+        """The moves of the trick on the table, from its lead."""
+        recent = self.recent
+        for i in range(len(recent) - 1, -1, -1):
+            if recent[i].kind in ("trick_won", "dealt", "round_over"):
+                return tuple(e for e in recent[i + 1 :] if e.kind in MOVES)
+        return tuple(e for e in recent if e.kind in MOVES)
 
 
 @dataclass(frozen=True)
@@ -90,6 +165,7 @@ class Table:
     last_seq: int = 0  # the table's log holds actions 1..last_seq
     created_by: int | None = None
     message_id: int | None = None  # the group message that shows the lobby, then the table
+    summary_message_id: int | None = None  # the last round's summary (Next round / Stop)
     marks: Marks = field(default_factory=Marks)
     due: datetime | None = None  # the turn's deadline, when read with it
 

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from engine import Action, Event
 
-from .model import Actor, Table
+from .model import Actor, Entry, Table
 from .policy import Deadline
 
 
@@ -56,13 +56,21 @@ class CameBack:
 
 
 @dataclass(frozen=True, slots=True)
+class Nudged:
+    """催一下: ``by`` reminded ``seat`` that the table waits for him."""
+
+    seat: int
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
 class Closed:
     """The table was closed; the group may open another."""
 
     by: int | None
 
 
-Notice = TimedOut | Reminder | WentAutoplay | CameBack | Closed
+Notice = TimedOut | Reminder | WentAutoplay | CameBack | Nudged | Closed
 
 # What the group's message shows: the lobby, or the table of a match.
 LOBBY_VIEW, TABLE_VIEW = "lobby", "table"
@@ -78,6 +86,11 @@ class Outcome:
     repost: bool = False  # the group's message is to be posted anew (and the old one frozen)
     prompt: bool = False  # the seat to act gets a new turn message (his phone rings)
     hands: frozenset[int] = field(default_factory=frozenset)  # seats whose own cards changed
+    rearmed: bool = False  # the table had waited without its deadline (resume)
+    told: tuple[Entry, ...] = ()  # what this outcome added to the table's public story
+    # Private messages (user, message) whose buttons belong to a turn that is over: the player acted from
+    # another message (one a restart sent, say).
+    stale: tuple[tuple[int, int], ...] = ()
 
     @property
     def events(self) -> tuple[Event, ...]:

@@ -1,8 +1,8 @@
 """The table's policy: who moves without being asked, and how long the table waits for a player.
 
 The engine says what is legal; this says what the table does about it: computer seats and seats on 托管
-are played by the computer, a player who may only pass is passed (R4.3, shown as 要不起), a player who
-misses two turns in a row goes on 托管 (DESIGN.md), and a player to act gets a deadline.
+are played by the computer at the table's level, a player who may only pass is passed (R4.3, shown as
+要不起), a player who misses two turns in a row goes on 托管 (DESIGN.md), and a player to act gets a deadline.
 """
 
 from __future__ import annotations
@@ -10,22 +10,24 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Literal
 
 from engine import Action, Match
 from engine.actions import PASS
-from engine.ai import computer_action, make_player
 
-from .model import Actor, Seat, Table
+from .model import Seat, Table
 
 AUTOPLAY_AFTER_TIMEOUTS = 2  # DESIGN.md: two missed turns in a row, and the computer keeps the seat
 REMIND_FROM_S = 600  # a reminder at half time when the turn time is this long or longer
 
-# Computer levels as stored in a seat; the engine's players by name.
-COMPUTER_LEVELS = {1: "baseline", 2: "heuristic"}
+# Computer levels as stored (a seat's, a group's); the engine's players by name.
+COMPUTER_LEVELS = {1: "easy", 2: "heuristic", 3: "strong"}
 DEFAULT_LEVEL = 2
 
 TIMEOUT, REMINDER = "timeout", "reminder"
 PASS_ACTION = Action(PASS)
+
+Automatic = Literal["computer", "pass"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,24 +40,34 @@ def level_name(level: int | None) -> str:
     return COMPUTER_LEVELS.get(level or DEFAULT_LEVEL, COMPUTER_LEVELS[DEFAULT_LEVEL])
 
 
-def computer_move(table: Table, match: Match, seat: Seat | None, salt: int) -> Action:
-    """The computer's move for the seat to act. Seeded by where the table is, so the same position gets
-    the same move in every process (a second worker, a restart)."""
-    level = seat.computer_level if seat is not None and seat.computer_level else DEFAULT_LEVEL
-    rng = random.Random((table.id * 1_000_003 + table.version) * 4_099 + salt)
-    return computer_action(match, make_player(level_name(level)), rng)
+def level_of(table: Table, seat: Seat | None) -> int:
+    """A computer seat plays at its own level; a player's seat on 托管 (or timed out) at the table's."""
+    if seat is not None and seat.computer_level:
+        return seat.computer_level
+    return table.group.computer_level or DEFAULT_LEVEL
 
 
-def automatic_move(table: Table, match: Match, salt: int) -> tuple[Action, Actor] | None:
-    """The move nobody has to tap for, with who made it; None when the table waits for a player."""
+def seed_of(table: Table, salt: int) -> int:
+    """Where the table is, as a seed: the same position gets the same move in every process (a second worker,
+    a restart)."""
+    return (table.id * 1_000_003 + table.version) * 4_099 + salt
+
+
+def rng_of(table: Table, salt: int) -> random.Random:
+    return random.Random(seed_of(table, salt))
+
+
+def automatic(table: Table, match: Match) -> Automatic | None:
+    """Whether the seat to act moves without anyone tapping: played by the computer, or passed (R4.3: 要不起);
+    None when the table waits for a player (or for nobody)."""
     cur = match.current_player
     if cur is None or not table.playing:
         return None
     seat = table.seat(cur)
     if seat is None or not seat.plays_himself:
-        return computer_move(table, match, seat, salt), "computer"
+        return "computer"
     if match.only_pass():
-        return PASS_ACTION, "computer"  # R4.3: 要不起
+        return "pass"
     return None
 
 

@@ -17,6 +17,7 @@ from .group import (
     cmd_join,
     cmd_leave,
     cmd_new,
+    cmd_nudge,
     cmd_rules,
     cmd_stats,
     cmd_stop,
@@ -35,6 +36,7 @@ GROUP_COMMANDS = (
     "table",
     "rules",
     "settings",
+    "nudge",
     "stop",
     "stats",
     "help",
@@ -42,8 +44,9 @@ GROUP_COMMANDS = (
 
 
 def register(app: Application) -> None:
-    group = filters.ChatType.GROUPS
     private = filters.ChatType.PRIVATE
+    # Every group command is heard in private too: those about a table say where they work, /rules, /stats
+    # and /help answer there.
     handlers = {
         "new": cmd_new,
         "join": cmd_join,
@@ -55,9 +58,10 @@ def register(app: Application) -> None:
         "settings": cmd_settings,
         "stop": cmd_stop,
         "stats": cmd_stats,
+        "nudge": cmd_nudge,
     }
     for name, fn in handlers.items():
-        app.add_handler(CommandHandler(name, fn, filters=group))
+        app.add_handler(CommandHandler(name, fn))
     app.add_handler(CommandHandler("help", cmd_help))
     app.add_handler(CommandHandler("start", cmd_start))
     app.add_handler(CommandHandler("back", cmd_back, filters=private))
@@ -79,7 +83,8 @@ def command_lists(lang: str) -> tuple[list[BotCommand], list[BotCommand]]:
         "begin": t(lang, "start the round"),
         "table": t(lang, "show the table again at the bottom"),
         "rules": t(lang, "the table's house rules"),
-        "settings": t(lang, "house rules, turn time, language"),
+        "settings": t(lang, "house rules, turn time, computers, time zone, language"),
+        "nudge": t(lang, "remind the player to act (催一下)"),
         "stop": t(lang, "close the table"),
         "stats": t(lang, "your results in this group"),
         "help": t(lang, "how to play here"),

@@ -1,14 +1,17 @@
 """Inline buttons: the lobby's and a round's end in the group, the hand composer and the moves in private.
-The button data is decoded once (:mod:`bot.codec`); a stale, forged or foreign button is refused."""
+The button data is decoded once (:mod:`bot.codec`); a stale, forged or foreign button is refused. Every tap is
+answered first, with the news where it fits in the answer (a refusal, a hint)."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 
 from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from storage.models import utcnow
 from table import (
     CLOSED,
     LOBBY,
@@ -23,11 +26,13 @@ from table import (
 
 from .. import codec, render
 from ..i18n import t
-from ..keyboards import hand_keyboard
-from .common import desk, reply, user_language
+from ..keyboards import hand_keyboard, stop_keyboard
+from .common import desk, user_language
 from .group import add_computers, begin, leave, seat_user, stop
-from .private import act, refusal
+from .private import refusal
 from .settings import on_setting
+
+OUT_OF_DATE = "That button is out of date."
 
 
 async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -37,7 +42,7 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     try:
         button = codec.decode(query.data)
     except codec.BadButton:
-        await query.answer(t(lang, "That button is out of date."))
+        await query.answer(t(lang, OUT_OF_DATE))
         return
     if isinstance(button, codec.Setting):
         await on_setting(update, context, button)
@@ -46,16 +51,18 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if isinstance(button, codec.Act) and await _act_at_once(update, context, button, lang):
         return
     try:
-        table = await service.load(button.table_id)
+        # A composer tap redraws the turn message, deadline included.
+        table = await service.load(button.table_id, with_due=isinstance(button, codec.Compose))
     except TableNotFound:
         table = None
     if table is None or table.status == CLOSED:
         await query.answer(t(lang, "That table is closed."))
+        _drop_buttons(context, update)
         return
     chat = update.effective_chat
     if isinstance(button, codec.Lobby):
         if chat is None or chat.id != table.group_id:
-            await query.answer(t(lang, "That button is out of date."))
+            await query.answer(t(lang, OUT_OF_DATE))
             return
         await on_lobby(update, context, table, button)
         return
@@ -72,39 +79,46 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     match = table.match
     if match is None or table.version != button.version or match.current_player != seat.n:
-        await query.answer(t(lang, "That button is out of date."))
-        if query.message is not None:
-            with contextlib.suppress(TelegramError):
-                await query.edit_message_reply_markup(None)
+        await query.answer(t(lang, OUT_OF_DATE))
+        _drop_buttons(context, update)
         return
     if isinstance(button, codec.Compose):
         if any(s > h for s, h in zip(button.selection, match.hand(seat.n), strict=True)):
-            await query.answer(t(lang, "That button is out of date."))
+            await query.answer(t(lang, OUT_OF_DATE))
             return
         await query.answer()
-        text = render.hand_text(lang, table, seat.n, selection=button.selection, your_turn=True)
-        with contextlib.suppress(TelegramError):
-            await query.edit_message_text(
-                text, reply_markup=hand_keyboard(lang, table, seat.n, button.selection)
+        if query.message is not None:
+            desk(context).outbox.edit(
+                user.id,
+                query.message.message_id,
+                render.turn_text(lang, table, seat.n, utcnow(), selection=button.selection),
+                hand_keyboard(lang, table, seat.n, button.selection),
             )
         return
     if isinstance(button, codec.Hint):
         try:
             hint = await service.hint(table.id, user.id, button.version)
         except TableError:
-            await query.answer(t(lang, "That button is out of date."))
+            await query.answer(t(lang, OUT_OF_DATE))
             return
         await query.answer(t(lang, "Hint: {action}", action=render.action_label(lang, hint)), show_alert=True)
         return
-    tapped = query.message.message_id if query.message is not None else None
-    outcome, refused = await act(context, update, table, button.action, button.version, lang, tapped)
-    if refused is not None:
-        await query.answer(refused, show_alert=True)
+    # A move the use case refused for this table's state (the checks above let it through).
+    await query.answer(t(lang, OUT_OF_DATE))
+
+
+def _drop_buttons(context: ContextTypes.DEFAULT_TYPE, update: Update) -> None:
+    """A message whose buttons are out of date keeps its text and loses them. Not when the tapped data is not
+    among the message's buttons as the bot drew them: a modified client forged it, and the message may well
+    be a live turn."""
+    query, chat = update.callback_query, update.effective_chat
+    if query is None or query.message is None or chat is None:
         return
-    # A redelivered update may have been answered already by the delivery that applied it.
-    with contextlib.suppress(TelegramError):
-        await query.answer()
-    await desk(context).after(outcome)
+    outbox = desk(context).outbox
+    shown = outbox.shows(chat.id, query.message.message_id)
+    if shown is not None and json.dumps(query.data or "") not in shown[1]:
+        return
+    outbox.drop_keyboard(chat.id, query.message.message_id)
 
 
 async def _act_at_once(
@@ -112,7 +126,7 @@ async def _act_at_once(
 ) -> bool:
     """A move tapped in private goes straight to the use case, which checks seat, version and turn itself:
     reading the table first as well was a second read per tap (benches.load, cProfile). Whether the tap was
-    handled; a refusal is looked at again below (a seat on 托管 comes back, an old keyboard goes)."""
+    handled; a refusal is looked at again by the caller (a seat on 托管 comes back, an old keyboard goes)."""
     query, user, chat = update.callback_query, update.effective_user, update.effective_chat
     assert query is not None and user is not None
     if chat is None or chat.id != user.id:
@@ -138,10 +152,10 @@ async def _act_at_once(
         return True
     except TableError:
         return False
-    # A redelivered update may have been answered already by the delivery that applied it.
+    # The answer carries the news of the tap itself: one call, no extra message.
     with contextlib.suppress(TelegramError):
-        await query.answer()
-    await desk(context).after(outcome)
+        await query.answer("✓ " + render.action_label(lang, button.action))
+    await desk(context).after(outcome, tapped=tapped)
     return True
 
 
@@ -153,26 +167,50 @@ async def on_lobby(
     assert query is not None and user is not None
     lang = table.group.language
     service = desk(context).service
-    if button.what in ("next", "stop"):
-        if table.seat_of(user.id) is None:
+    if button.what in ("next", "stop", "stopok", "keep"):
+        if table.seat_of(user.id) is None and button.what != "keep":
             await query.answer(t(lang, "You are not seated at this table."), show_alert=True)
             return
-        # A round's end is drawn for its version: an old summary's buttons do nothing to the match now.
-        if table.version != button.version or table.match is None or not table.match.round_over:
-            await query.answer(t(lang, "That button is out of date."))
+        # Drawn for their version: an old summary's or an old question's buttons do nothing to the match now.
+        if table.version != button.version:
+            await query.answer(t(lang, OUT_OF_DATE))
+            _drop_buttons(context, update)
             return
-        await query.answer()
+        if button.what == "keep":
+            await query.answer(t(lang, "The match goes on."))
+            if query.message is not None:
+                desk(context).outbox.delete(table.group_id, query.message.message_id)
+            return
         if button.what == "stop":
-            await stop(context, update, table, version=button.version)
+            await query.answer()
+            desk(context).outbox.send(
+                table.group_id,
+                t(
+                    lang,
+                    "Stop the match and close the table for everyone? The final standings will be posted.",
+                ),
+                stop_keyboard(lang, table),
+            )
+            return
+        if button.what == "stopok":
+            refused = await stop(context, update, table, version=button.version)
+            await query.answer(refused or t(lang, "The table is closed."), show_alert=refused is not None)
+            if refused is None and query.message is not None:
+                desk(context).outbox.delete(table.group_id, query.message.message_id)
+            return
+        if table.match is None or not table.match.round_over:
+            await query.answer(t(lang, OUT_OF_DATE))
             return
         try:
             outcome = await service.next_round(table.id, user.id, button.version)
         except (StaleVersion, RoundInProgress):
+            await query.answer(t(lang, OUT_OF_DATE))
             return
+        await query.answer()
         await desk(context).after(outcome)
         return
     if table.status != LOBBY:
-        await query.answer(t(lang, "That button is out of date."))
+        await query.answer(t(lang, "The match has begun; wait for the next table."))
         return
     if table.message_id is None and query.message is not None:
         # Tapped before the bot had stored the lobby's id (Telegram's answer with it was still on its way):
@@ -183,16 +221,19 @@ async def on_lobby(
         if refused is None:
             await query.answer(t(lang, "You are seated."))
         else:
-            await query.answer()
-            await reply(update, *refused)
+            text, markup = refused
+            if markup is None:
+                await query.answer(text, show_alert=True)
+            else:  # the deep link must be a button: a message in the group
+                await query.answer()
+                desk(context).outbox.send(table.group_id, text, markup)
         return
-    await query.answer()
-    if button.what == "leave":
-        await leave(context, update, table)
-    elif button.what == "bots":
-        await add_computers(context, update, table)
-    elif button.what == "begin":
-        await begin(context, update, table)
+    action = {"leave": leave, "bots": add_computers, "begin": begin}[button.what]
+    refused = await action(context, update, table)
+    if refused is not None:
+        await query.answer(refused, show_alert=True)
+    else:
+        await query.answer()
 
 
 __all__ = ["on_callback", "refusal"]

@@ -14,6 +14,7 @@ from table import Group
 
 from ..desk import Desk
 from ..i18n import DEFAULT_LANGUAGE, normalise, t
+from ..where import where
 
 log = logging.getLogger(__name__)
 
@@ -23,11 +24,14 @@ def desk(context: ContextTypes.DEFAULT_TYPE) -> Desk:
 
 
 async def user_language(context: ContextTypes.DEFAULT_TYPE, update: Update) -> str:
-    """The user's language, after keeping his name and language current for the tables."""
+    """The user's language, after keeping his name and language current for the tables. A user the bot could
+    not write to who talks to it again gets his seats and hand back here."""
     user = update.effective_user
     if user is None:
         return DEFAULT_LANGUAGE
-    await desk(context).service.see_user(user.id, user.full_name, user.language_code)
+    d = desk(context)
+    await d.service.see_user(user.id, user.full_name, user.language_code)
+    await d.heard_from(user.id)
     return normalise(user.language_code)
 
 
@@ -42,13 +46,13 @@ def in_private(update: Update) -> bool:
     return chat is not None and chat.type == ChatType.PRIVATE
 
 
-async def reply(update: Update, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
-    msg = update.effective_message
-    if msg is not None:
-        try:
-            await msg.reply_text(text, reply_markup=markup, do_quote=False)
-        except TelegramError as e:  # the chat may be gone or closed to us; nothing else to do
-            log.info("could not reply: %s", type(e).__name__)
+async def reply(
+    context: ContextTypes.DEFAULT_TYPE, update: Update, text: str, markup: InlineKeyboardMarkup | None = None
+) -> None:
+    """An answer in the chat the update came from, at that chat's pace (through the outbox)."""
+    chat = update.effective_chat
+    if chat is not None:
+        desk(context).outbox.send(chat.id, text, markup)
 
 
 async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
@@ -73,8 +77,9 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.info("a tap was answered too late")
         return
     log.error(
-        "error handling an update: %s",
+        "error handling an update: %s at %s",
         type(err).__name__,
+        where(err),
         exc_info=err if log.isEnabledFor(logging.DEBUG) else None,
     )
     if isinstance(update, Update):

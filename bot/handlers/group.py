@@ -1,5 +1,8 @@
-"""Commands in the group: open a table, sit down, start, show the table and the rules, stop. Each decodes the
-command, calls one use case and shows its outcome; what the use case refuses gets a short answer."""
+"""Commands in the group: open a table, sit down, start, show the table and the rules, nudge, stop. Each
+decodes the command, calls one use case and shows its outcome; what the use case refuses gets a short answer
+(the lobby's buttons answer the tap with the same words: :mod:`bot.handlers.buttons`). Sent in private, the
+commands about the group's table say where they work; /rules, /stats and /table answer there too.
+"""
 
 from __future__ import annotations
 
@@ -13,13 +16,14 @@ from telegram.helpers import create_deep_linked_url
 
 from engine import Rules
 from table import (
+    AlreadyBegun,
     AlreadySeated,
+    NoRoundInPlay,
     NotAllowed,
     NothingToDo,
     NotInLobby,
     NotSeated,
     Outcome,
-    RoundInProgress,
     SeatTaken,
     StaleVersion,
     Table,
@@ -29,9 +33,30 @@ from table import (
 
 from .. import render
 from ..i18n import t
+from ..keyboards import stop_keyboard
 from .common import desk, in_private, is_admin, reply, this_group, user_language
 
 Markup = InlineKeyboardMarkup | None
+Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
+
+
+def in_the_group(command: Handler) -> Handler:
+    """A command about the group's table: sent in private, the user is told where it works."""
+
+    @functools.wraps(command)
+    async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if in_private(update):
+            lang = await user_language(context, update)
+            name = command.__name__.removeprefix("cmd_")
+            await reply(
+                context,
+                update,
+                t(lang, "/{command} works in your group's chat, where the table is.", command=name),
+            )
+            return
+        await command(update, context)
+
+    return handler
 
 
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -39,9 +64,10 @@ async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         lang = await user_language(context, update)
     else:
         lang = (await this_group(context, update)).language
-    await reply(update, render.help_text(lang))
+    await reply(context, update, render.help_text(lang))
 
 
+@in_the_group
 async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     group = await this_group(context, update)
     await user_language(context, update)
@@ -51,7 +77,9 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         outcome = await desk(context).service.open(group.id, user.id)
     except TableAlreadyOpen:
         await reply(
-            update, t(group.language, "A table is already open here: /table shows it, /stop ends it.")
+            context,
+            update,
+            t(group.language, "A table is already open here: /table shows it, /stop ends it."),
         )
         return
     await desk(context).after(outcome)
@@ -60,26 +88,33 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 TableCommand = Callable[[Update, ContextTypes.DEFAULT_TYPE, Table], Awaitable[None]]
 
 
-def with_open_table(command: TableCommand) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]:
+def with_open_table(command: TableCommand) -> Handler:
     """A group command about the group's open table; without one the group is told how to open it."""
 
+    @in_the_group
     @functools.wraps(command)
     async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         group = await this_group(context, update)
+        await user_language(context, update)
         table = await desk(context).service.table_in_group(group.id)
         if table is None:
-            await reply(update, t(group.language, "No table is open: /new opens one."))
+            await reply(context, update, t(group.language, "No table is open: /new opens one."))
             return
         await command(update, context, table)
 
     return handler
 
 
+async def answered(context: ContextTypes.DEFAULT_TYPE, update: Update, refused: str | None) -> None:
+    if refused is not None:
+        await reply(context, update, refused)
+
+
 @with_open_table
 async def cmd_join(update: Update, context: ContextTypes.DEFAULT_TYPE, table: Table) -> None:
     refused = await seat_user(context, update, table.id, None)
     if refused is not None:
-        await reply(update, *refused)
+        await reply(context, update, *refused)
 
 
 async def seat_user(
@@ -131,126 +166,171 @@ def _seat_refusal(lang: str, e: Exception, name: str) -> str:
     if isinstance(e, AlreadySeated):
         return t(lang, "{name}, you are already seated.", name=name)
     if isinstance(e, NotInLobby):
-        return t(lang, "The round has started; wait for the next table.")
+        return t(lang, "The match has begun; wait for the next table.")
     return t(lang, "That seat is taken.")
 
 
 @with_open_table
 async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE, table: Table) -> None:
-    await leave(context, update, table)
+    await answered(context, update, await leave(context, update, table))
 
 
-async def leave(context: ContextTypes.DEFAULT_TYPE, update: Update, table: Table) -> None:
+async def leave(context: ContextTypes.DEFAULT_TYPE, update: Update, table: Table) -> str | None:
+    """Leave the seat (in a match: 托管); the refusal to answer with, if any."""
     user = update.effective_user
     assert user is not None
     lang = table.group.language
     try:
         outcome = await desk(context).service.leave(table.id, user.id)
     except NotSeated:
-        await reply(update, t(lang, "You are not seated at this table."))
-        return
+        return t(lang, "You are not seated at this table.")
     except NothingToDo:
-        await reply(
-            update, t(lang, "The computer plays your seat already (托管): /back in private to return.")
-        )
-        return
+        return t(lang, "The computer plays your seat already (托管): /back in private to return.")
     except StaleVersion:
-        await reply(update, t(lang, "The table changed; try again."))
-        return
+        return t(lang, "The table changed; try again.")
     await desk(context).after(outcome)
+    return None
 
 
 @with_open_table
 async def cmd_addbot(update: Update, context: ContextTypes.DEFAULT_TYPE, table: Table) -> None:
-    await add_computers(context, update, table)
+    await answered(context, update, await add_computers(context, update, table))
 
 
-async def add_computers(context: ContextTypes.DEFAULT_TYPE, update: Update, table: Table) -> None:
+async def add_computers(context: ContextTypes.DEFAULT_TYPE, update: Update, table: Table) -> str | None:
     user = update.effective_user
+    lang = table.group.language
     try:
         outcome = await desk(context).service.add_computers(table.id, user.id if user else None)
     except NotInLobby:
-        await reply(update, t(table.group.language, "The round has started; wait for the next table."))
-        return
+        return t(lang, "The match has begun; wait for the next table.")
+    except NotSeated:
+        return t(lang, "Sit down first: only a seated player may fill the table with computer players.")
     except StaleVersion:
-        await reply(update, t(table.group.language, "The table changed; try again."))
-        return
+        return t(lang, "The table changed; try again.")
     await desk(context).after(outcome)
+    return None
 
 
 @with_open_table
 async def cmd_begin(update: Update, context: ContextTypes.DEFAULT_TYPE, table: Table) -> None:
-    await begin(context, update, table)
+    await answered(context, update, await begin(context, update, table))
 
 
 async def begin(
     context: ContextTypes.DEFAULT_TYPE, update: Update, table: Table, version: int | None = None
-) -> None:
+) -> str | None:
     user = update.effective_user
     lang = table.group.language
     try:
         outcome = await desk(context).service.begin(table.id, user.id if user else None, version)
-    except RoundInProgress:
-        await reply(update, t(lang, "The round has already started."))
-        return
+    except AlreadyBegun as e:
+        if e.round_over:
+            return t(lang, "This round is over: tap Next round under its summary to deal the next one.")
+        return t(lang, "The round is being played: /table shows it.")
     except NotSeated:
-        await reply(update, t(lang, "Only a seated player can start the table."))
-        return
+        return t(lang, "Only a seated player can start the table.")
     except StaleVersion:
-        await reply(update, t(lang, "The table changed; try again."))
-        return
+        return t(lang, "The table changed; try again.")
     await desk(context).after(outcome)
+    return None
 
 
 @with_open_table
 async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE, table: Table) -> None:
-    """The table (or its lobby) as a new message at the bottom of the group; it is edited from then on."""
+    """The table (or its lobby) as a new message at the bottom of the group; the old copy goes."""
     fresh = await desk(context).service.load(table.id, with_due=True)
     await desk(context).after(Outcome(table=fresh, repost=True))
 
 
-async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+@with_open_table
+async def cmd_nudge(update: Update, context: ContextTypes.DEFAULT_TYPE, table: Table) -> None:
+    """催一下: the player to act gets a reminder (once per turn)."""
+    user = update.effective_user
+    assert user is not None
+    lang = table.group.language
+    try:
+        outcome = await desk(context).service.nudge(table.id, user.id)
+    except NotSeated:
+        await reply(context, update, t(lang, "Only a seated player can nudge."))
+        return
+    except NoRoundInPlay:
+        await reply(context, update, t(lang, "Nobody is to act just now."))
+        return
+    except NotAllowed:
+        await reply(
+            context, update, t(lang, "It is your own turn: your turn message is in our private chat.")
+        )
+        return
+    except (NothingToDo, StaleVersion):
+        await reply(context, update, t(lang, "Already nudged this turn; give them a moment."))
+        return
+    await desk(context).after(outcome)
+    seat = outcome.table.to_act
+    name = render.seat_infos(outcome.table, lang)[seat.n].name if seat is not None else "?"
+    await reply(context, update, t(lang, "👋 Reminded {name} (催一下).", name=name))
 
+
+async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    if in_private(update):
+        lang = await user_language(context, update)
+        user = update.effective_user
+        assert user is not None
+        tables = await desk(context).service.tables_of(user.id)
+        if not tables:
+            text = (
+                t(lang, "The default rules; /rules in a group shows that group's:")
+                + "\n"
+                + render.rules_text(lang, Rules.preset())
+            )
+        else:
+            text = "\n\n".join(
+                f"[{tb.title}]\n" + render.rules_text(lang, Rules.from_dict(tb.rules)) for tb in tables
+            )
+        await reply(context, update, text)
+        return
     group = await this_group(context, update)
     table = await desk(context).service.table_in_group(group.id)
     rules = Rules.from_dict(table.rules) if table is not None else group.rules
-    await reply(update, render.rules_text(group.language, rules))
+    await reply(context, update, render.rules_text(group.language, rules))
 
 
 async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None and user is not None
-    group, stats = await desk(context).service.stats(chat.id, user.id)
-    lang = group.language
-    if stats is None or stats.rounds_played == 0:
+    if in_private(update):
+        lang = await user_language(context, update)
+        record = await desk(context).service.player_record(user.id)
+        text = render.stats_text(lang, user.first_name, record, [], None)
         await reply(
-            update, t(lang, "{name} has not finished a round in this group yet.", name=user.first_name)
+            context,
+            update,
+            text + "\n" + t(lang, "/stats in a group shows your record there and its leaderboard."),
         )
         return
-    places = " · ".join(f"{render.place_name(lang, i)} {n}" for i, n in enumerate(stats.places))
+    await user_language(context, update)
+    group, stats, board = await desk(context).service.stats(chat.id, user.id)
     await reply(
-        update,
-        t(
-            lang,
-            "{name}: {rounds} rounds, {points:+d} points. {places}. Group: {total} rounds.",
-            name=user.first_name,
-            rounds=stats.rounds_played,
-            points=stats.points,
-            places=places,
-            total=group.rounds_played,
-        ),
+        context, update, render.stats_text(group.language, user.first_name, stats, board, group.rounds_played)
     )
 
 
 @with_open_table
 async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE, table: Table) -> None:
-    await stop(context, update, table)
+    """Stopping closes the table for everyone: it asks first (the question is drawn for this version)."""
+    lang = table.group.language
+    await reply(
+        context,
+        update,
+        t(lang, "Stop the match and close the table for everyone? The final standings will be posted."),
+        stop_keyboard(lang, table),
+    )
 
 
 async def stop(
     context: ContextTypes.DEFAULT_TYPE, update: Update, table: Table, version: int | None = None
-) -> bool:
-    """Close the table; whether it was closed (a refusal has been answered)."""
+) -> str | None:
+    """Close the table; the refusal to answer with, if it was not closed."""
     user = update.effective_user
     lang = table.group.language
     service = desk(context).service
@@ -263,15 +343,11 @@ async def stop(
                 raise
             outcome = await service.stop(table.id, user.id if user else None, is_admin=True, version=version)
     except NotAllowed:
-        await reply(
-            update, t(lang, "Only a seated player, the table's creator or an admin can stop the table.")
-        )
-        return False
+        return t(lang, "Only a seated player, the table's creator or an admin can stop the table.")
     except (StaleVersion, TableNotFound):
-        await reply(update, t(lang, "The table changed; try again."))
-        return False
+        return t(lang, "The table changed since; nothing was stopped.")
     await desk(context).after(outcome)
-    return True
+    return None
 
 
 async def on_migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -54,9 +54,10 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             ):
                 refused = await seat_user(context, update, table_id, None)  # that seat went: any other
         if refused is not None:
-            await reply(update, refused[0])
+            await reply(context, update, refused[0])
         return
     await reply(
+        context,
         update,
         t(
             lang,
@@ -73,6 +74,7 @@ async def cmd_back(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     assert user is not None
     outcomes = await desk(context).service.back(user.id)
     await reply(
+        context,
         update,
         t(lang, "Welcome back: you play your own cards again.")
         if outcomes
@@ -102,6 +104,7 @@ async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     action = typed_action(msg.text or "")
     if action is None:
         await reply(
+            context,
             update,
             t(
                 lang,
@@ -120,11 +123,12 @@ async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         replied = msg.reply_to_message.message_id
         mine = [s for s in mine if (seat := s.seat_of(user.id)) and seat.hand_message_id == replied] or mine
     if not mine:
-        await reply(update, t(lang, "It is not your turn at any table."))
+        await reply(context, update, t(lang, "It is not your turn at any table."))
         return
     if len(mine) > 1:
         names = ", ".join(s.title for s in mine)
         await reply(
+            context,
             update,
             t(
                 lang,
@@ -135,7 +139,7 @@ async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         return
     outcome, refused = await act(context, update, mine[0], action, None, lang)
     if refused is not None:
-        await reply(update, refused)
+        await reply(context, update, refused)
     await desk(context).after(outcome)
 
 
@@ -166,7 +170,7 @@ async def act(
 def refusal(lang: str, e: TableError) -> str:
     """Why a move was refused, in a word the player understands."""
     if isinstance(e, IllegalMove):
-        return t(lang, "Not allowed: {reason}", reason=e.reason)
+        return t(lang, "Not allowed: {reason}", reason=render.refusal_text(lang, e.reason))
     if isinstance(e, NotYourTurn):
         return t(lang, "It is not your turn.")
     if isinstance(e, NotSeated):

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-
 from telegram import Update
-from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from table import NotAllowed, NothingToDo
@@ -14,8 +11,10 @@ from .. import codec, render
 from ..i18n import t
 from ..keyboards import settings_keyboard
 from .common import desk, is_admin, reply, this_group
+from .group import in_the_group
 
 
+@in_the_group
 async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     group = await this_group(context, update)
     user = update.effective_user
@@ -25,10 +24,12 @@ async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     )
     if not allowed:
         await reply(
-            update, t(group.language, "Only the table's creator or a group admin can change the settings.")
+            context,
+            update,
+            t(group.language, "Only the table's creator or a group admin can change the settings."),
         )
         return
-    await reply(update, render.settings_text(group), settings_keyboard(group))
+    await reply(context, update, render.settings_text(group), settings_keyboard(group))
 
 
 async def on_setting(update: Update, context: ContextTypes.DEFAULT_TYPE, button: codec.Setting) -> None:
@@ -55,6 +56,8 @@ async def on_setting(update: Update, context: ContextTypes.DEFAULT_TYPE, button:
         await query.answer(t(group.language, "That button is out of date."))
         return
     await query.answer(t(group.language, "Saved."))
-    with contextlib.suppress(TelegramError):
-        await query.edit_message_text(render.settings_text(group), reply_markup=settings_keyboard(group))
+    if query.message is not None:
+        desk(context).outbox.edit(
+            group.id, query.message.message_id, render.settings_text(group), settings_keyboard(group)
+        )
     await desk(context).after(outcome)

@@ -31,6 +31,7 @@ def bot_settings(emulator: TelegramEmulator, tmp_path: Path) -> Settings:
         api_base_url=emulator.api_base_url,
         # The emulator enforces no flood limits here (the flood tests turn them on); keep the game fast.
         group_messages_per_minute=6000,
+        private_messages_per_3s=3000,
     )
 
 

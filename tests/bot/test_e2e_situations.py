@@ -108,7 +108,9 @@ async def test_a_seat_that_times_out_goes_tuoguan_and_comes_back(
     await table.begin()
     alice = table.humans[0]
     # Alice does nothing: the computer plays her turns, and after two it keeps her seat on 托管.
-    timeouts = lambda: [m for m in emu.bot_messages(alice.id) if "Time is up" in (m.text or "")]  # noqa: E731
+    timeouts = lambda: [  # noqa: E731
+        rev for m in emu.bot_messages(alice.id) for rev in m.history if "Time ran out" in (rev.text or "")
+    ]
     try:
         await emu.wait_for(
             lambda: len(timeouts()) >= 2 or table.round_over(), timeout=30, description="two time-outs"
@@ -126,9 +128,9 @@ async def test_a_seat_that_times_out_goes_tuoguan_and_comes_back(
         assert any("托管" in (t or "") for t in [table.lobby_now().text])
     # She sends /back and gets her seat back: her own turn message comes again.
     said = emu.user_sends(alice, alice.id, "/back")
-    await emu.wait_for_bot_message(alice.id, after=said)
+    answer = await emu.wait_for_bot_message(alice.id, after=said, contains="Welcome back")
     snap = await service_of(bot_app).load(1)
-    assert not snap.seat(0).autoplay
+    assert not snap.seat(0).autoplay, answer.text
 
 
 async def test_a_restart_in_the_middle_of_a_round_continues_it_with_nothing_lost(
@@ -176,7 +178,7 @@ async def test_a_player_who_blocks_the_bot_goes_tuoguan_and_the_group_is_told(
     await table.begin()
     await emu.wait_for(
         lambda: any(
-            "/back" in (m.text or "") and "Alice" in (m.text or "") for m in emu.bot_messages(table.group.id)
+            "/start" in (m.text or "") and "Alice" in (m.text or "") for m in emu.bot_messages(table.group.id)
         ),
         timeout=10,
         description="the group told how to fix it",
@@ -217,7 +219,7 @@ async def test_settings_change_the_group_language(bot_app: Application, emulator
     english = next(b["callback_data"] for b in buttons(settings) if b["callback_data"].endswith(":l:en"))
     emu.tap(alice, settings, english)
     await emu.wait_for(
-        lambda: "Language: en" in (emu.world.chat(group.id).messages[settings.message_id].text or ""),
+        lambda: "Language: English" in (emu.world.chat(group.id).messages[settings.message_id].text or ""),
         timeout=10,
     )
     said = emu.user_sends(alice, group.id, "/new")

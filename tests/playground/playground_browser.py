@@ -234,8 +234,9 @@ class PageSession:
         if turn is None:
             return None
         lines = turn["text"].splitlines()
-        if len(lines) > 2:
-            self.seen_hands.add(lines[2])
+        for i, line in enumerate(lines[:-1]):
+            if line.startswith(("Your cards", "你的牌")):
+                self.seen_hands.add(lines[i + 1])
         # An unchanged keyboard means the bot has not answered the last tap yet, or refused it.
         acted = self._acted.get(json.dumps(turn, sort_keys=True))
         if acted is not None and time.monotonic() - acted < 1:

@@ -27,6 +27,7 @@ async def bot_app(emulator: TelegramEmulator, tmp_path: Path) -> AsyncIterator[A
         database_url=f"sqlite+aiosqlite:///{tmp_path / 'gouji.db'}",
         api_base_url=emulator.api_base_url,
         group_messages_per_minute=6000,  # no flood limits in the emulator here
+        private_messages_per_3s=3000,
     )
     app = build_application(settings)
     await start_application(app)

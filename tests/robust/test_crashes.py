@@ -52,6 +52,7 @@ class Bot:
             "LOG_LEVEL": "INFO",
             # The emulator enforces no flood limits here; the group limit would only slow the match down.
             "GROUP_MESSAGES_PER_MINUTE": "6000",
+            "PRIVATE_MESSAGES_PER_3S": "3000",
         }
         self.proc: asyncio.subprocess.Process | None = None
 

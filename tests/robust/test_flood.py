@@ -20,6 +20,7 @@ from bot import render
 from bot.app import build_application, start_application, stop_application
 from bot.config import Settings
 from emulator import FloodLimits, TelegramEmulator
+from storage.models import utcnow
 
 SPEED = 10.0  # emulated seconds per real second
 
@@ -60,7 +61,7 @@ async def a_round_under_flood_limits(db: Path) -> dict[str, object]:
         await outbox.flush(timeout=PATIENCE)
         stored = await app.bot_data["service"].load(1)
         assert stored.match is not None and stored.match.round_over
-        final = render.table_text(stored.group.language, stored)
+        final = render.table_text(stored.group.language, stored, utcnow())
         shown = emu.world.chat(table.group.id).messages[stored.message_id]
         group_sends = [
             c

@@ -180,7 +180,13 @@ async def test_one_table_over_two_webhook_workers(
         table.humans = [ann]
 
         def times_up() -> list[str]:
-            return [m.text or "" for m in emu.bot_messages(bob.id) if "Time is up" in (m.text or "")]
+            # The first time-out is told in his turn message, the second (托管 begins) in a new one.
+            return [
+                rev.text or ""
+                for m in emu.bot_messages(bob.id)
+                for rev in m.history
+                if "Time ran out" in (rev.text or "")
+            ]
 
         await table.play_until(
             lambda: len(times_up()) >= 2 and proxy.duplicated >= 3, random.Random(5), type_some=False

@@ -20,8 +20,9 @@ T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 async def _table_with_deadlines(db: Database, group_id: int, count: int) -> int:
     seated = await seated_table(db.service(), group_id)
     async with db.uow() as u:
+        # A table holds one deadline of each kind: so many kinds, one per second.
         for version in range(count):
-            await u.deadlines.arm(seated.table_id, version, "timeout", T0 + timedelta(seconds=version))
+            await u.deadlines.arm(seated.table_id, version, f"k{version}", T0 + timedelta(seconds=version))
         await u.commit()
     return seated.table_id
 
@@ -126,3 +127,15 @@ async def test_postgresql_claimers_skip_rows_another_is_claiming(db: Database) -
         assert {d.id for d in other}.isdisjoint({d.id for d in held})
         assert len(other) == 6
         await holder.commit()
+
+
+async def test_a_table_has_one_deadline_of_a_kind_moved_in_place_by_each_move(db: Database) -> None:
+    """What a restart re-arms and a sweep checks: never two time-outs for one table."""
+    seated = await seated_table(db.service(), -3006)
+    async with db.uow() as u:
+        for version in range(3):
+            await u.deadlines.arm(seated.table_id, version, "timeout", T0 + timedelta(seconds=version))
+        await u.commit()
+    async with db.uow() as u:
+        (only,) = await u.deadlines.of_table(seated.table_id)
+    assert (only.version, only.due_at) == (2, T0 + timedelta(seconds=2))

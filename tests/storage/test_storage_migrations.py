@@ -13,6 +13,7 @@ from storage.migrate import current_revision, head_revision
 from storage.models import Base
 
 EXPECTED_TABLES = {
+    "chat_limits",
     "groups",
     "users",
     "group_members",

@@ -13,18 +13,23 @@ from storage.records import Stats
 from table import StaleVersion
 
 
-def _expected(results: list[tuple[int, int]]) -> Stats:
+def _expected(results: list[tuple[int, int, bool]]) -> Stats:
     places = [0] * 6
-    for place, _ in results:
+    for place, _, _ in results:
         places[place - 1] += 1
-    return Stats(rounds_played=len(results), points=sum(p for _, p in results), places=tuple(places))  # type: ignore[arg-type]
+    return Stats(
+        rounds_played=len(results),
+        points=sum(p for _, p, _ in results),
+        places=tuple(places),  # type: ignore[arg-type]
+        team_wins=sum(won for _, _, won in results),
+    )
 
 
 async def test_statistics_follow_each_finished_round_once(db: Database, rng: random.Random) -> None:
     service = db.service()
     seated = await seated_table(service, -2001)
     await begin(service, seated)
-    results: dict[int, list[tuple[int, int]]] = {user: [] for user in SIX}
+    results: dict[int, list[tuple[int, int, bool]]] = {user: [] for user in SIX}
     for round_no in (1, 2):
         before = await play_until(service, seated.table_id, rng, stop_before_end=True)
         action, user = await last_move(service, before)
@@ -34,7 +39,8 @@ async def test_statistics_follow_each_finished_round_once(db: Database, rng: ran
         places, scores = match.places, match.scores()
         assert scores is not None
         for seat, user_id in enumerate(SIX):
-            results[user_id].append((places.index(seat) + 1, scores[seat]))
+            won = sum(scores[seat % 2 :: 2]) > 0  # his team's round score (R11.1)
+            results[user_id].append((places.index(seat) + 1, scores[seat], won))
 
         # The last button tapped twice: refused, and the round is not counted again.
         with pytest.raises(StaleVersion):
@@ -86,7 +92,9 @@ async def test_rounds_ending_at_once_in_two_groups_both_count(db: Database, rng:
     for outcome in outcomes:
         match = outcome.table.match
         assert match is not None and match.round_over
-        results.append((match.places.index(0) + 1, match.scores()[0]))  # type: ignore[index]
+        scores = match.scores()
+        assert scores is not None
+        results.append((match.places.index(0) + 1, scores[0], sum(scores[0::2]) > 0))
     async with db.uow() as u:
         record = await u.users.get(user)
         assert record is not None and record.stats == _expected(results)

@@ -15,12 +15,14 @@ from typing import Any, Self
 from engine import Match
 from storage.errors import TableAlreadyOpen, VersionConflict
 from storage.records import (
+    ChatLimits,
     DeadlineRecord,
     GroupRecord,
     LoggedAction,
     PlayerRecord,
     RoundInfo,
     SeatRecord,
+    Standing,
     Stats,
     TableRecord,
     TableScene,
@@ -45,6 +47,8 @@ class _Data:
     actions: list[LoggedAction] = field(default_factory=list)
     deadlines: dict[int, DeadlineRecord] = field(default_factory=dict)
     updates: set[int] = field(default_factory=set)
+    retry_until: dict[int, datetime] = field(default_factory=dict)
+    blocked: set[int] = field(default_factory=set)
 
 
 class FakeStore:
@@ -72,11 +76,11 @@ class _Repo:
         return self.uow.data
 
 
-def _add_stats(stats: Stats, place: int | None, points: int) -> Stats:
+def _add_stats(stats: Stats, place: int | None, points: int, won: bool) -> Stats:
     places = list(stats.places)
     if place is not None:
         places[place - 1] += 1
-    return Stats(stats.rounds_played + 1, stats.points + points, tuple(places))  # type: ignore[arg-type]
+    return Stats(stats.rounds_played + 1, stats.points + points, tuple(places), stats.team_wins + won)  # type: ignore[arg-type]
 
 
 class FakeGroups(_Repo):
@@ -116,11 +120,21 @@ class FakeUsers(_Repo):
         known = self.d.users.get(user_id)
         self.d.users[user_id] = UserRecord(user_id, name, language, known.stats if known else NO_STATS)
 
-    async def record_result(self, user_id: int, group_id: int, place: int | None, points: int) -> None:
+    async def record_result(
+        self, user_id: int, group_id: int, place: int | None, points: int, won: bool = False
+    ) -> None:
         user = self.d.users[user_id]
-        self.d.users[user_id] = replace(user, stats=_add_stats(user.stats, place, points))
+        self.d.users[user_id] = replace(user, stats=_add_stats(user.stats, place, points, won))
         key = (group_id, user_id)
-        self.d.members[key] = _add_stats(self.d.members.get(key, NO_STATS), place, points)
+        self.d.members[key] = _add_stats(self.d.members.get(key, NO_STATS), place, points, won)
+
+    async def leaderboard(self, group_id: int, limit: int = 10) -> list[Standing]:
+        rows = [
+            Standing(u, self.d.users[u].name, st)
+            for (g, u), st in self.d.members.items()
+            if g == group_id and st.rounds_played
+        ]
+        return sorted(rows, key=lambda r: (-r.stats.points, r.stats.rounds_played, r.user_id))[:limit]
 
     async def stats_in_group(self, group_id: int, user_id: int) -> Stats | None:
         return self.d.members.get((group_id, user_id))
@@ -140,6 +154,7 @@ def _record(row: dict[str, Any], with_state: bool = True) -> TableRecord:
         created_by=row["created_by"],
         table_message_id=row["table_message_id"],
         marks=row["marks"],
+        summary_message_id=row.get("summary_message_id"),
     )
 
 
@@ -172,6 +187,12 @@ class FakeTables(_Repo):
 
     async def all_open(self) -> list[TableRecord]:
         return [_record(r) for _, r in sorted(self.d.tables.items()) if r["status"] != "closed"]
+
+    async def waiting_without_deadline(self) -> list[int]:
+        armed = {(d.table_id, d.version) for d in self.d.deadlines.values()}
+        return sorted(
+            t for t, r in self.d.tables.items() if r["status"] == "playing" and (t, r["version"]) not in armed
+        )
 
     async def all(self) -> list[TableRecord]:
         return [_record(r) for _, r in sorted(self.d.tables.items())]
@@ -212,6 +233,16 @@ class FakeTables(_Repo):
     async def set_table_message(self, table_id: int, message_id: int | None) -> None:
         self.d.tables[table_id]["table_message_id"] = message_id
 
+    async def set_summary_message(self, table_id: int, message_id: int | None) -> None:
+        self.d.tables[table_id]["summary_message_id"] = message_id
+
+    async def set_marks(self, table_id: int, version: int, marks: dict[str, Any]) -> bool:
+        row = self.d.tables[table_id]
+        if row["version"] != version:
+            return False
+        row["marks"] = marks
+        return True
+
 
 class FakeSeats(_Repo):
     async def list(self, table_id: int) -> list[SeatRecord]:
@@ -230,10 +261,14 @@ class FakeSeats(_Repo):
     async def update(self, table_id: int, seat: int, **changes: Any) -> None:
         self.d.seats[(table_id, seat)] = replace(self.d.seats[(table_id, seat)], **changes)
 
-    async def claim_hand_message(self, table_id: int, seat: int, message_id: int, version: int) -> bool:
+    async def claim_hand_message(
+        self, table_id: int, seat: int, message_id: int, version: int, *, turn: bool = False
+    ) -> bool:
         record = self.d.seats[(table_id, seat)]
         if self.d.tables[table_id]["version"] == version:
-            self.d.seats[(table_id, seat)] = replace(record, hand_message_id=message_id)
+            self.d.seats[(table_id, seat)] = replace(
+                record, hand_message_id=message_id, prompted_version=version if turn else None
+            )
             return True
         return record.hand_message_id == message_id
 
@@ -342,6 +377,20 @@ class FakeDeadlines(_Repo):
             del self.d.deadlines[deadline.id]
 
 
+class FakeChats(_Repo):
+    async def read(self) -> ChatLimits:
+        return ChatLimits(dict(self.d.retry_until), frozenset(self.d.blocked))
+
+    async def retry_until(self, chat_id: int, until: datetime) -> None:
+        self.d.retry_until[chat_id] = until
+
+    async def blocked(self, chat_id: int, blocked: bool) -> None:
+        if blocked:
+            self.d.blocked.add(chat_id)
+        else:
+            self.d.blocked.discard(chat_id)
+
+
 class FakeUpdates(_Repo):
     async def record(self, update_id: int) -> bool:
         if update_id in self.d.updates:
@@ -368,6 +417,7 @@ class FakeUnitOfWork:
         self.actions = FakeActions(self)
         self.deadlines = FakeDeadlines(self)
         self.updates = FakeUpdates(self)
+        self.chats = FakeChats(self)
 
     async def __aenter__(self) -> Self:
         self.data = copy.deepcopy(self.store.data)

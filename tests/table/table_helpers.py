@@ -51,17 +51,19 @@ async def play_one(service: TableService, table: Table, rng: random.Random) -> O
     return await service.act(table.id, user_to_act(table), action, version=table.version)
 
 
-def ends_round(table: Table, action: Action) -> bool:
+async def ends_round(service: TableService, table: Table, action: Action) -> bool:
     """Would this move end the round, with what the table plays after it? Asked of a copy: the engine and the
-    table's policy decide, not the test."""
+    table's policy decide (the computers as the service would have them move), not the test."""
     from table import policy
 
     assert table.match is not None
     match = table.match.copy()
     match.apply(action)
     salt = 1
-    while (nxt := policy.automatic_move(table, match, salt)) is not None:
-        match.apply(nxt[0])
+    while (how := policy.automatic(table, match)) is not None:
+        seat = table.seat(match.current_player)  # type: ignore[arg-type]
+        nxt = policy.PASS_ACTION if how == "pass" else await service._computer_move(table, match, seat, salt)
+        match.apply(nxt)
         salt += 1
     return match.round_over
 
@@ -73,7 +75,7 @@ async def play_until(
     table = await service.load(table_id)
     while table.match is not None and not table.match.round_over:
         action = rng.choice(table.match.legal_actions())
-        if stop_before_end and ends_round(table, action):
+        if stop_before_end and await ends_round(service, table, action):
             return table
         table = (await service.act(table_id, user_to_act(table), action, version=table.version)).table
     return table
@@ -82,5 +84,7 @@ async def play_until(
 async def last_move(service: TableService, table: Table) -> tuple[Action, int]:
     """A move that ends the round from here, and who makes it."""
     assert table.match is not None
-    action = next(a for a in table.match.legal_actions() if ends_round(table, a))
-    return action, user_to_act(table)
+    for action in table.match.legal_actions():
+        if await ends_round(service, table, action):
+            return action, user_to_act(table)
+    raise AssertionError("no move ends the round from here")

@@ -11,6 +11,7 @@ from table_helpers import SIX, begin, play_one, play_until, seated_table, user_t
 from engine import Action
 from engine.actions import PASS, PLAY
 from table import (
+    AlreadyBegun,
     AlreadySeated,
     IllegalMove,
     NoRoundInPlay,
@@ -63,7 +64,7 @@ async def test_begin_deals_round_one_to_every_player_and_fills_empty_seats(servi
     assert outcome.hands == {0, 1}
     # The computers moved until a player has to decide, in the same version.
     assert table.to_act is None or table.to_act.plays_himself
-    with pytest.raises(RoundInProgress):
+    with pytest.raises(AlreadyBegun):
         await service.begin(seated.table_id, 1)
     with pytest.raises(NotInLobby):
         await service.add_computers(seated.table_id, 1)

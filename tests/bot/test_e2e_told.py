@@ -1,0 +1,345 @@
+"""Issue 13, end to end through the emulator: every player, with only his private chat and the group, knows
+what happened, what is asked of him and what it cost — over a game that may last days."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from players import Table, buttons, lobby_button, round_summaries, turn_message
+from telegram.ext import Application
+
+from emulator import TelegramEmulator
+from emulator.state import StoredMessage
+
+
+def texts(emu: TelegramEmulator, chat_id: int) -> list[str]:
+    """Every text the bot ever showed in this chat, each revision of each message."""
+    return [rev.text or "" for m in emu.bot_messages(chat_id, include_deleted=True) for rev in m.history]
+
+
+def live_buttons(emu: TelegramEmulator, chat_id: int) -> list[StoredMessage]:
+    return [m for m in emu.bot_messages(chat_id) if m.buttons]
+
+
+async def english_group(emu: TelegramEmulator, table: Table) -> None:
+    """The group's language set to English through /settings (its creator may)."""
+    said = emu.user_sends(table.humans[0], table.group.id, "/settings")
+    settings = await emu.wait_for_bot_message(table.group.id, after=said)
+    emu.tap(
+        table.humans[0],
+        settings,
+        next(b["callback_data"] for b in buttons(settings) if b["callback_data"].endswith(":l:en")),
+    )
+    await emu.wait_for(
+        lambda: (
+            "Language: English" in (emu.world.chat(table.group.id).messages[settings.message_id].text or "")
+        )
+    )
+
+
+async def test_round_one_deals_every_seated_player_his_cards_at_once(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    """Defect 2: in round 1 the deal reached nobody until his first turn."""
+    emu = emulator
+    table = await Table.seated(emu, ["Ann", "Ben", "Cai"], bots=True)
+    await table.begin()
+    for user in table.humans:
+        await emu.wait_for(
+            lambda u=user: any("Your cards (36)" in tx for tx in texts(emu, u.id)),
+            timeout=10,
+            description=f"{user.first_name}'s hand at the deal",
+        )
+
+
+async def test_a_turn_says_what_happened_since_and_why_and_until_when_in_the_groups_zone(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    emu = emulator
+    table = await Table.seated(emu, ["Ann"])
+    await table.begin()
+    rng = random.Random(5)
+    # A few turns in, her turn message tells the plays since her last move, why it is hers, and until when.
+    await table.play_until(
+        lambda: (
+            len([m for m in emu.bot_messages(table.humans[0].id) if "your turn" in (m.text or "")]) >= 3
+            or table.round_over()
+        ),
+        rng,
+    )
+    msg = turn_message(emu, table.humans[0].id)
+    if msg is None:
+        pytest.skip("the round ended first")  # pragma: no cover
+    text = msg.text or ""
+    assert "Since your last move:" in text
+    assert any(why in text for why in ("or pass", "lead", "对头", "burn", "让"))
+    assert "CST (in " in text, "the deadline in Beijing time, and how long from now"
+    # The group table shows the current trick's plays, not only the top one.
+    assert any("本轮：" in tx for tx in texts(emu, table.group.id))
+
+
+async def test_the_private_chat_stays_tidy_one_live_turn_and_short_old_ones(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    emu = emulator
+    table = await Table.seated(emu, ["Ann", "Ben"])
+    await table.begin()
+    await table.play_until(table.round_over, random.Random(8))
+    await bot_app.bot_data["desk"].flush()
+    for user in table.humans:
+        mine = emu.bot_messages(user.id)
+        assert not live_buttons(emu, user.id), "no keyboard left behind once the round is over"
+        acted = [m for m in mine if m.history and "· your turn" in (m.history[0].text or "")]
+        assert acted, "he had turns"
+        for m in acted:
+            assert "cards left" in (m.text or "") or "Time ran out" in (m.text or "")
+            assert "Your cards" not in (m.text or ""), "an old turn message is shortened to what he did"
+
+
+async def test_the_round_and_the_match_end_in_private_too_and_stop_asks_first(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    """Defects 1 and 3, and the end of a match: final standings in the group."""
+    emu = emulator
+    table = await Table.seated(emu, ["Ann", "Ben"])
+    await table.begin()
+    await table.play_until(table.round_over, random.Random(9))
+    for user in table.humans:
+        await emu.wait_for(
+            lambda u=user: any(
+                "Round 1 is over" in tx and "You:" in tx and "points" in tx for tx in texts(emu, u.id)
+            ),
+            timeout=10,
+            description="the round's end in private",
+        )
+    summary = round_summaries(emu, table.group.id)[0]
+    # Stop asks first; the question's No keeps the match.
+    emu.tap(table.humans[0], summary, lobby_button(summary, "stop"))
+    question = await emu.wait_for(
+        lambda: next(
+            (
+                m
+                for m in emu.bot_messages(table.group.id)
+                if any(b["callback_data"].endswith(":stopok") for b in buttons(m))
+            ),
+            None,
+        ),
+        timeout=10,
+        description="the question",
+    )
+    emu.tap(table.humans[1], question, lobby_button(question, "keep"))
+    await emu.wait_for(
+        lambda: emu.world.chat(table.group.id).messages[question.message_id].deleted, timeout=10
+    )
+    assert (await bot_app.bot_data["service"].load(1)).playing
+    # Next round: the old summary loses its buttons; its Stop can no longer end the live match.
+    emu.tap(table.humans[0], summary, lobby_button(summary, "next"))
+    await emu.wait_for(
+        lambda: not emu.world.chat(table.group.id).messages[summary.message_id].buttons,
+        timeout=10,
+        description="the old summary's buttons gone",
+    )
+    old_stop = emu.forge_tap(table.humans[0], summary, lobby_button(question, "stopok"))
+    answered = await emu.wait_for_answer(old_stop)
+    assert "已过期" in (answered.answer_text or ""), "out of date (in the group's Chinese)"
+    assert (await bot_app.bot_data["service"].load(1)).playing
+    # /stop asks, Yes closes: final standings in the group, the end in each private chat, no live buttons.
+    said = emu.user_sends(table.humans[0], table.group.id, "/stop")
+    ask = await emu.wait_for_bot_message(table.group.id, after=said, contains="确定结束比赛")
+    emu.tap(table.humans[0], ask, lobby_button(ask, "stopok"))
+    await emu.wait_for_bot_message(table.group.id, contains="牌桌结束。最终成绩", timeout=10)
+    await bot_app.bot_data["desk"].flush()
+    for user in table.humans:
+        assert any("The table is closed. Your total" in tx for tx in texts(emu, user.id)), texts(emu, user.id)[-3:]
+        assert not live_buttons(emu, user.id), "after a stop nothing live-looking stays"
+
+
+async def test_a_new_round_and_table_repost_the_table_at_the_bottom_and_the_old_copy_goes(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    """Defect 4."""
+    emu = emulator
+    table = await Table.seated(emu, ["Ann"])
+    await table.begin()
+    first = table.lobby_now()
+    said = emu.user_sends(table.humans[0], table.group.id, "/table")
+    posted = await emu.wait_for_bot_message(table.group.id, after=said, contains="第 1 局")
+    await emu.wait_for(
+        lambda: emu.world.chat(table.group.id).messages[first.message_id].deleted,
+        timeout=10,
+        description="the old copy deleted",
+    )
+    await table.play_until(lambda: table.round_over(), random.Random(4))
+    summary = round_summaries(emu, table.group.id)[0]
+    emu.tap(table.humans[0], summary, lobby_button(summary, "next"))
+    again = await emu.wait_for_bot_message(table.group.id, after=summary, contains="第 2 局", timeout=10)
+    assert again.message_id > summary.message_id > posted.message_id, "round 2's table is at the bottom"
+
+
+async def test_two_time_outs_say_different_things(bot_app: Application, emulator: TelegramEmulator) -> None:
+    """Defect 7: the player can tell when 托管 began."""
+    emu = emulator
+    table = await Table.seated(emu, ["Alice"])
+    async with bot_app.bot_data["uow"]() as u:
+        await u.groups.update_settings(table.group.id, turn_timeout_seconds=1)
+        await u.commit()
+    await table.begin()
+    alice = table.humans[0]
+    await emu.wait_for(
+        lambda: any("托管). Tap anything" in tx for tx in texts(emu, alice.id)) or table.round_over(),
+        timeout=30,
+    )
+    if table.round_over():
+        pytest.skip("the round ended before her second turn")  # pragma: no cover
+    first = [tx for tx in texts(emu, alice.id) if "Time ran out:" in tx]
+    second = [tx for tx in texts(emu, alice.id) if "Time ran out again" in tx]
+    assert first and second and first[0] != second[0]
+    assert "Miss the next turn too" in first[0]
+    assert any("托管" in tx for tx in texts(emu, table.group.id)), "the group is told the seat went to 托管"
+
+
+async def test_group_commands_in_private_are_answered(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    """Defect 8."""
+    emu = emulator
+    alice = emu.create_user("Alice", language_code="en")
+    started = emu.start_bot(alice)
+    await emu.wait_for_bot_message(alice.id, after=started, contains="Welcome")
+    for command, expect in (
+        ("/stats", "/stats in a group"),
+        ("/rules", "贴钱"),
+        ("/table", "works in your group"),
+        ("/new", "works in your group"),
+    ):
+        said = emu.user_sends(alice, alice.id, command)
+        reply = await emu.wait_for_bot_message(alice.id, after=said, timeout=10)
+        assert expect in (reply.text or ""), (command, reply.text)
+
+
+async def test_rules_and_settings_speak_players_words_and_lobby_takes_a_new_turn_time(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    """Defect 9: no code keys, no rule ids, the tribute order in words; a turn time chosen while a lobby is
+    open reaches it; English explains 对头 and the like."""
+    emu = emulator
+    table = await Table.seated(emu, ["Ann"], bots=False)
+    said = emu.user_sends(table.humans[0], table.group.id, "/rules")
+    rules = (await emu.wait_for_bot_message(table.group.id, after=said)).text or ""
+    assert "two_big_kill_one" not in rules and "R2.5" not in rules and "quan" not in rules
+    assert "二杀一" in rules and "圈贡 > 点贡" in rules
+    said = emu.user_sends(table.humans[0], table.group.id, "/settings")
+    settings = await emu.wait_for_bot_message(table.group.id, after=said)
+    assert "burn_feasibility" not in (settings.text or "") and all(
+        "_" not in b["text"] for b in buttons(settings)
+    )
+    five = next(b["callback_data"] for b in buttons(settings) if b["callback_data"].endswith(":t:300"))
+    emu.tap(table.humans[0], settings, five)
+    await emu.wait_for(
+        lambda: "5 分钟" in (table.lobby_now().text or ""),
+        timeout=10,
+        description="the lobby shows the new turn time",
+    )
+    await english_group(emu, table)
+    said = emu.user_sends(table.humans[0], table.group.id, "/help")
+    help_text = (await emu.wait_for_bot_message(table.group.id, after=said)).text or ""
+    assert "对头 = the player opposite you" in help_text and "宣点 =" in help_text and "圈贡 =" in help_text
+
+
+async def test_begin_after_a_round_and_a_stranger_at_the_lobby_get_clear_answers(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    """Defects 9 and 10: /begin between rounds says to tap Next; a member who is not seated cannot fill the
+    lobby with computers, and a refused Start is answered."""
+    emu = emulator
+    table = await Table.seated(emu, ["Ann"], bots=False)
+    mallory = emu.create_user("Mallory", language_code="en")
+    emu.add_member(table.group, mallory)
+    emu.start_bot(mallory)
+    lobby = table.lobby_now()
+    q = emu.tap(mallory, lobby, lobby_button(lobby, "bots"))
+    assert "请先入座" in ((await emu.wait_for_answer(q)).answer_text or ""), "the group speaks Chinese"
+    assert "（空）" in (table.lobby_now().text or ""), "the stranger filled nothing"
+    q = emu.tap(mallory, lobby, lobby_button(lobby, "begin"))
+    assert "只有入座的玩家" in ((await emu.wait_for_answer(q)).answer_text or "")
+    await table.tap_lobby(
+        table.humans[0], "bots", until=lambda: "（空）" not in (table.lobby_now().text or "")
+    )
+    await table.begin()
+    await table.play_until(table.round_over, random.Random(6))
+    said = emu.user_sends(table.humans[0], table.group.id, "/begin")
+    reply = await emu.wait_for_bot_message(table.group.id, after=said)
+    assert "下一局" in (reply.text or ""), "between rounds /begin points at Next round"
+
+
+async def test_card_memory_and_the_time_zone_follow_the_groups_settings(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    emu = emulator
+    table = await Table.seated(emu, ["Ann"])
+    said = emu.user_sends(table.humans[0], table.group.id, "/settings")
+    settings = await emu.wait_for_bot_message(table.group.id, after=said)
+    for suffix, shown in ((":m:on", "记牌：开"), (":z:Europe/London", "Europe/London")):
+        emu.tap(
+            table.humans[0],
+            settings,
+            next(b["callback_data"] for b in buttons(settings) if b["callback_data"].endswith(suffix)),
+        )
+        await emu.wait_for(
+            lambda w=shown: w in (emu.world.chat(table.group.id).messages[settings.message_id].text or ""),
+            timeout=10,
+            description=shown,
+        )
+    await table.begin()
+    await table.play_until(
+        lambda: turn_message(emu, table.humans[0].id) is not None or table.round_over(), random.Random(2)
+    )
+    msg = turn_message(emu, table.humans[0].id)
+    assert msg is not None
+    assert "记牌" in (msg.text or "") and "大王" in (msg.text or "")
+    assert "GMT (in" in (msg.text or "") or "BST (in" in (msg.text or ""), msg.text
+
+
+async def test_nudge_reminds_the_player_to_act_once_per_turn(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    emu = emulator
+    table = await Table.seated(emu, ["Ann", "Ben"])
+    await table.begin()
+    ann, ben = table.humans
+    await emu.wait_for(lambda: turn_message(emu, ann.id) or turn_message(emu, ben.id), timeout=10)
+    waiting, other = (ann, ben) if turn_message(emu, ann.id) else (ben, ann)
+    said = emu.user_sends(other, table.group.id, "/nudge")
+    await emu.wait_for_bot_message(table.group.id, after=said, contains="催一下")
+    await emu.wait_for_bot_message(waiting.id, contains="asks you to play", timeout=10)
+    said = emu.user_sends(other, table.group.id, "/nudge")
+    again = await emu.wait_for_bot_message(table.group.id, after=said)
+    assert "催过了" in (again.text or ""), again.text
+    assert sum("asks you to play" in tx for tx in texts(emu, waiting.id)) == 1
+
+
+async def test_stats_show_a_players_record_and_the_groups_leaderboard(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    emu = emulator
+    table = await Table.seated(emu, ["Ann", "Ben"])
+    await table.begin()
+    await table.play_until(table.round_over, random.Random(12))
+    await bot_app.bot_data["desk"].flush()
+    said = emu.user_sends(table.humans[1], table.group.id, "/stats")
+    reply = (await emu.wait_for_bot_message(table.group.id, after=said)).text or ""
+    assert "Ben" in reply and "1 局" in reply and "排行榜" in reply and "Ann" in reply
+
+
+async def test_big_moments_reach_the_group_as_messages(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    """Defect 5: 开点 was only a mark; going out, 闷 and burns are messages of their own."""
+    emu = emulator
+    table = await Table.seated(emu, ["Ann"])
+    await table.begin()
+    await table.play_until(table.round_over, random.Random(21))
+    shown = "\n".join(m.text or "" for m in emu.bot_messages(table.group.id))
+    assert " 开点" in shown or "自然点" in shown
+    assert "🏁" in shown
