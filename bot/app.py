@@ -14,6 +14,7 @@ from telegram.ext import Application, ApplicationBuilder
 from storage import make_engine, uow_factory, upgrade_to_head
 from table import TableService
 
+from .computers import Computers
 from .config import Settings
 from .desk import Desk
 from .handlers import register, set_commands
@@ -53,11 +54,14 @@ async def _post_init(app: Application) -> None:
     engine = make_engine(settings.database_url)
     await upgrade_to_head(engine)
     uow = uow_factory(engine)
-    service = TableService(uow, languages=LANGUAGES)
+    computers = Computers(settings.strong_budget_ms)
+    service = TableService(uow, languages=LANGUAGES, decide=computers)
     outbox = Outbox(app.bot, settings.pace())
     presenter = Presenter(outbox, service, app.bot.username if app.bot.bot is not None else None)
     desk = Desk(service, presenter, outbox, app.job_queue)
-    app.bot_data.update(desk=desk, service=service, uow=uow, engine=engine, outbox=outbox)
+    app.bot_data.update(
+        desk=desk, service=service, uow=uow, engine=engine, outbox=outbox, computers=computers
+    )
     await set_commands(app)
     await desk.start()
     _settle_collector()
@@ -87,6 +91,9 @@ async def _post_shutdown(app: Application) -> None:
     engine = app.bot_data.get("engine")
     if engine is not None:
         await engine.dispose()
+    computers = app.bot_data.get("computers")
+    if computers is not None:
+        computers.close()
 
 
 async def start_application(app: Application, *, poll: bool = True) -> None:

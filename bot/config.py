@@ -29,6 +29,7 @@ class Settings:
     group_messages_per_minute: int = 20
     messages_per_second: int = 30
     private_messages_per_3s: int = 3
+    strong_budget_ms: float = 200.0  # how long a strong computer player thinks per decision
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -50,6 +51,7 @@ class Settings:
             group_messages_per_minute=int(env.get("GROUP_MESSAGES_PER_MINUTE", "20")),
             messages_per_second=int(env.get("MESSAGES_PER_SECOND", "30")),
             private_messages_per_3s=int(env.get("PRIVATE_MESSAGES_PER_3S", "3")),
+            strong_budget_ms=float(env.get("STRONG_BUDGET_MS", "200")),
         )
 
     def pace(self) -> Pace:

@@ -21,7 +21,7 @@ AUTOPLAY_AFTER_TIMEOUTS = 2  # DESIGN.md: two missed turns in a row, and the com
 REMIND_FROM_S = 600  # a reminder at half time when the turn time is this long or longer
 
 # Computer levels as stored (a seat's, a group's); the engine's players by name.
-COMPUTER_LEVELS = {1: "easy", 2: "heuristic", 3: "strong"}
+COMPUTER_LEVELS = {1: "easy", 2: "heuristic", 3: "strong"}  # engine.ai.make_player's names
 DEFAULT_LEVEL = 2
 
 TIMEOUT, REMINDER = "timeout", "reminder"

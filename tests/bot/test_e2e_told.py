@@ -151,7 +151,9 @@ async def test_the_round_and_the_match_end_in_private_too_and_stop_asks_first(
     await emu.wait_for_bot_message(table.group.id, contains="牌桌结束。最终成绩", timeout=10)
     await bot_app.bot_data["desk"].flush()
     for user in table.humans:
-        assert any("The table is closed. Your total" in tx for tx in texts(emu, user.id)), texts(emu, user.id)[-3:]
+        assert any("The table is closed. Your total" in tx for tx in texts(emu, user.id)), texts(
+            emu, user.id
+        )[-3:]
         assert not live_buttons(emu, user.id), "after a stop nothing live-looking stays"
 
 
@@ -343,3 +345,35 @@ async def test_big_moments_reach_the_group_as_messages(
     shown = "\n".join(m.text or "" for m in emu.bot_messages(table.group.id))
     assert " 开点" in shown or "自然点" in shown
     assert "🏁" in shown
+
+
+async def test_strong_computers_chosen_in_settings_play_from_a_process_pool(
+    start_bot,
+    bot_settings,
+    emulator: TelegramEmulator,  # noqa: ANN001
+) -> None:
+    """Issue 16: the level is chosen per table in /settings and shown by the lobby; a strong computer thinks
+    in a process pool (here 20 ms a decision), and 托管 plays at the table's level."""
+    import dataclasses
+
+    app = await start_bot(dataclasses.replace(bot_settings, strong_budget_ms=20.0))
+    emu = emulator
+    table = await Table.seated(emu, ["Ann"], bots=False)
+    said = emu.user_sends(table.humans[0], table.group.id, "/settings")
+    settings = await emu.wait_for_bot_message(table.group.id, after=said)
+    emu.tap(
+        table.humans[0],
+        settings,
+        next(b["callback_data"] for b in buttons(settings) if b["callback_data"].endswith(":v:3")),
+    )
+    await emu.wait_for(
+        lambda: "电脑：强" in (table.lobby_now().text or ""), timeout=10, description="the lobby shows strong"
+    )
+    await table.tap_lobby(
+        table.humans[0], "bots", until=lambda: "（空）" not in (table.lobby_now().text or "")
+    )
+    await table.begin()
+    await table.play_until(table.round_over, random.Random(13))
+    assert app.bot_data["computers"]._pool is not None, "the strong level thought in the process pool"
+    service = app.bot_data["service"]
+    assert all(s.computer_level == 3 for s in (await service.load(1)).seats if not s.human)
