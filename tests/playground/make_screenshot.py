@@ -1,6 +1,8 @@
-"""Take playground/screenshot.png: a round in progress with two human players and four computers.
+"""Take the README's pictures: playground/screenshot.png (a round in progress with two human players and four
+computers: the group table with the trick, You's turn message with what happened since his last move) and
+playground/round-end.png (the same round's end, in the group and in each private chat).
 
-    .venv/bin/python tests/playground/make_screenshot.py [OUT.png]
+    .venv/bin/python tests/playground/make_screenshot.py [OUT.png [END.png]]
 
 Needs chromium and chromium-driver (Debian), and a CJK font for the group's Chinese
 (``apt-get install -y fonts-wqy-microhei``).
@@ -20,7 +22,8 @@ TURNS_BEFORE_THE_PICTURE = 6
 
 
 def main() -> None:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "bot" / "playground" / "screenshot.png"
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "playground" / "screenshot.png"
+    end = Path(sys.argv[2]) if len(sys.argv) > 2 else REPO / "playground" / "round-end.png"
     reason = unavailable()
     if reason:
         sys.exit(f"cannot take the screenshot: {reason}")
@@ -47,7 +50,12 @@ def main() -> None:
         while time.monotonic() < deadline:
             if ROUND_OVER.search(page.note_group()):
                 sys.exit("the round ended before the picture; run again")
-            if page.turns_played >= TURNS_BEFORE_THE_PICTURE and page.pending_turn(you.id):
+            turn = page.pending_turn(you.id)
+            if (
+                page.turns_played >= TURNS_BEFORE_THE_PICTURE
+                and turn
+                and "Since your last move" in turn["text"]
+            ):
                 time.sleep(0.5)  # let the other panes catch up
                 # Close alerts a refused tap left (the lowest single card may not lead), for a clear picture.
                 page.driver.execute_script(
@@ -58,6 +66,13 @@ def main() -> None:
                 time.sleep(0.05)
         out.parent.mkdir(parents=True, exist_ok=True)
         browser.driver.save_screenshot(str(out))
+        page.play_round([you.id, ming.id], max_seconds=120)
+        page.wait(
+            lambda: "第 1 局结束" in page.pane_text(f'.pane[data-user-id="{ming.id}"]'), "the end in private"
+        )
+        time.sleep(0.5)
+        page.driver.execute_script("document.querySelectorAll('.notice button').forEach((b) => b.click())")
+        browser.driver.save_screenshot(str(end))
     print(f"wrote {out}")
 
 

@@ -88,3 +88,33 @@ def test_a_new_player_joins_through_the_deep_link(tmp_path: Path) -> None:
         page.click(f'{GROUP} button.url[data-url*="?start="]', "the deep link")
         page.wait(lambda: "1. Carol" in page.note_group(), "Carol seated")
         assert "Your cards will come here" in page.pane_text(pane)
+
+
+def test_two_humans_get_their_cards_at_the_deal_and_the_round_end_in_private(tmp_path: Path) -> None:
+    """Issue 13: the second human had his cards at the deal (round 1 too), and the round's end reached both
+    private chats, each in its player's language."""
+    runner = PlaygroundThread(database_url=f"sqlite+aiosqlite:///{tmp_path / 'pg.db'}")
+    with runner as pg, Browser() as browser:
+        ming = pg.add_player("小明", "zh")
+        you = pg.players[0]
+        page = PageSession(browser.driver)
+        page.open(pg.url)
+        page.tap_in_group(":join", "You joins")
+        page.wait(lambda: "1. You" in page.note_group(), "You seated")
+        page.driver.execute_script(
+            "const s = document.querySelector('select[name=speaker]'); s.value = arguments[0];", ming.id
+        )
+        page.tap_in_group(":join", "小明 joins")
+        page.wait(lambda: "2. 小明" in page.note_group(), "小明 seated")
+        page.tap_in_group(":bots", "computer players")
+        page.wait(lambda: "（空）" not in page.note_group(), "seats filled")
+        page.tap_in_group(":begin", "start")
+        ming_pane = f'.pane[data-user-id="{ming.id}"]'
+        you_pane = f'.pane[data-user-id="{you.id}"]'
+        # Both hold their 36 cards from the deal, whoever acts first.
+        page.wait(lambda: "你的牌（36 张）" in page.pane_text(ming_pane), "小明's cards at the deal")
+        page.wait(lambda: "Your cards (36)" in page.pane_text(you_pane), "You's cards at the deal")
+        page.play_round([you.id, ming.id], max_seconds=90)
+        page.wait(lambda: "第 1 局结束" in page.pane_text(ming_pane), "the round's end in 小明's chat")
+        page.wait(lambda: "Round 1 is over" in page.pane_text(you_pane), "the round's end in You's chat")
+        assert "你：" in page.pane_text(ming_pane) and "You:" in page.pane_text(you_pane)
