@@ -377,3 +377,28 @@ async def test_strong_computers_chosen_in_settings_play_from_a_process_pool(
     assert app.bot_data["computers"]._pool is not None, "the strong level thought in the process pool"
     service = app.bot_data["service"]
     assert all(s.computer_level == 3 for s in (await service.load(1)).seats if not s.human)
+
+
+async def test_burns_broken_and_counter_burned_and_thrown_fours_are_told_to_the_group(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    """Defect 5: the group read "A 烧 B" and never learned that C broke it (解烧) or burned it back (反烧), nor
+    whose 4s were thrown away at 四户乱缠. Computers play (Ann leaves her seat to them) round after round until
+    each has happened."""
+    emu = emulator
+    table = await Table.seated(emu, ["Ann"])
+    await table.begin()
+    said = emu.user_sends(table.humans[0], table.group.id, "/leave")
+    await emu.wait_for_bot_message(table.group.id, after=said, contains="托管")
+    wanted = {"解烧": False, "反烧": False, "作废": False}  # 作废: "{a} 没开点，{n} 张 4 作废"
+    for rounds in range(1, 61):
+        await emu.wait_for(lambda n=rounds: len(round_summaries(emu, table.group.id)) >= n, timeout=30)
+        shown = "\n".join(tx for tx in texts(emu, table.group.id))
+        for word in wanted:
+            wanted[word] = wanted[word] or word in shown
+        if all(wanted.values()):
+            break
+        last = round_summaries(emu, table.group.id)[-1]
+        emu.tap(table.humans[0], last, lobby_button(last, "next"))
+    assert wanted["解烧"] or wanted["反烧"], wanted
+    assert wanted["作废"], wanted
