@@ -402,3 +402,57 @@ async def test_burns_broken_and_counter_burned_and_thrown_fours_are_told_to_the_
         emu.tap(table.humans[0], last, lobby_button(last, "next"))
     assert wanted["解烧"] or wanted["反烧"], wanted
     assert wanted["作废"], wanted
+
+
+async def test_a_refused_composed_play_is_told_what_would_do(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    """Defect 6: "7777 does not beat 666" did not say that the play must have 3 cards."""
+    emu = emulator
+    table = await Table.seated(emu, ["Ann"])
+    ann = table.humans[0]
+    await table.begin()
+    rng = random.Random(31)
+
+    def following_two_or_more() -> StoredMessage | None:
+        msg = table.turn_to_act_on(ann.id)
+        text = msg.text if msg is not None else ""
+        for line in (text or "").splitlines():
+            if line.startswith("On the table: "):
+                cards = line.removeprefix("On the table: ").split(" by ")[0]
+                if len(cards) >= 2 and any(b["callback_data"].startswith("k:") for b in buttons(msg)):
+                    return msg
+        return None
+
+    for _ in range(3):
+        await table.play_until(lambda: following_two_or_more() is not None or table.round_over(), rng)
+        msg = following_two_or_more()
+        if msg is not None:
+            break
+        summary = round_summaries(emu, table.group.id)[-1]
+        emu.tap(ann, summary, lobby_button(summary, "next"))
+        await emu.wait_for(
+            lambda s=summary: not emu.world.chat(table.group.id).messages[s.message_id].buttons
+        )
+    else:
+        pytest.skip("no turn followed a play of two or more cards")  # pragma: no cover
+    table.note_acted(ann, msg)
+    # One card of a plain rank (not 3s, which 憋三 keeps for last, nor 4s before 开点).
+    rank = next(b for b in buttons(msg) if b["callback_data"].startswith("k:") and b["text"][0] in "56789TJQKA")
+    await emu.wait_for_answer(emu.tap(ann, msg, rank["callback_data"]))
+    play = await emu.wait_for(
+        lambda: next(
+            (
+                b
+                for b in buttons(emu.world.chat(ann.id).messages[msg.message_id])
+                if b["text"].startswith("Play ")
+            ),
+            None,
+        ),
+        timeout=10,
+        description="the composer's Play button",
+    )
+    answer = await emu.wait_for_answer(
+        emu.tap(ann, emu.world.chat(ann.id).messages[msg.message_id], play["callback_data"])
+    )
+    assert "the play must have" in (answer.answer_text or ""), answer.answer_text
