@@ -22,20 +22,26 @@ def live_buttons(emu: TelegramEmulator, chat_id: int) -> list[StoredMessage]:
     return [m for m in emu.bot_messages(chat_id) if m.buttons]
 
 
+async def open_settings(emu: TelegramEmulator, table: Table) -> StoredMessage:
+    said = emu.user_sends(table.humans[0], table.group.id, "/settings")
+    return await emu.wait_for_bot_message(table.group.id, after=said)
+
+
+def tap_setting(emu: TelegramEmulator, table: Table, settings: StoredMessage, suffix: str) -> None:
+    """The table's creator taps the settings button whose data ends with ``suffix`` (":l:en", ":v:3" …)."""
+    data = next(b["callback_data"] for b in buttons(settings) if b["callback_data"].endswith(suffix))
+    emu.tap(table.humans[0], settings, data)
+
+
+def settings_show(emu: TelegramEmulator, table: Table, settings: StoredMessage, text: str) -> bool:
+    return text in (emu.world.chat(table.group.id).messages[settings.message_id].text or "")
+
+
 async def english_group(emu: TelegramEmulator, table: Table) -> None:
     """The group's language set to English through /settings (its creator may)."""
-    said = emu.user_sends(table.humans[0], table.group.id, "/settings")
-    settings = await emu.wait_for_bot_message(table.group.id, after=said)
-    emu.tap(
-        table.humans[0],
-        settings,
-        next(b["callback_data"] for b in buttons(settings) if b["callback_data"].endswith(":l:en")),
-    )
-    await emu.wait_for(
-        lambda: (
-            "Language: English" in (emu.world.chat(table.group.id).messages[settings.message_id].text or "")
-        )
-    )
+    settings = await open_settings(emu, table)
+    tap_setting(emu, table, settings, ":l:en")
+    await emu.wait_for(lambda: settings_show(emu, table, settings, "Language: English"))
 
 
 async def test_round_one_deals_every_seated_player_his_cards_at_once(
@@ -231,13 +237,11 @@ async def test_rules_and_settings_speak_players_words_and_lobby_takes_a_new_turn
     rules = (await emu.wait_for_bot_message(table.group.id, after=said)).text or ""
     assert "two_big_kill_one" not in rules and "R2.5" not in rules and "quan" not in rules
     assert "二杀一" in rules and "圈贡 > 点贡" in rules
-    said = emu.user_sends(table.humans[0], table.group.id, "/settings")
-    settings = await emu.wait_for_bot_message(table.group.id, after=said)
+    settings = await open_settings(emu, table)
     assert "burn_feasibility" not in (settings.text or "") and all(
         "_" not in b["text"] for b in buttons(settings)
     )
-    five = next(b["callback_data"] for b in buttons(settings) if b["callback_data"].endswith(":t:300"))
-    emu.tap(table.humans[0], settings, five)
+    tap_setting(emu, table, settings, ":t:300")
     await emu.wait_for(
         lambda: "5 分钟" in (table.lobby_now().text or ""),
         timeout=10,
@@ -280,16 +284,11 @@ async def test_card_memory_and_the_time_zone_follow_the_groups_settings(
 ) -> None:
     emu = emulator
     table = await Table.seated(emu, ["Ann"])
-    said = emu.user_sends(table.humans[0], table.group.id, "/settings")
-    settings = await emu.wait_for_bot_message(table.group.id, after=said)
+    settings = await open_settings(emu, table)
     for suffix, shown in ((":m:on", "记牌：开"), (":z:Europe/London", "Europe/London")):
-        emu.tap(
-            table.humans[0],
-            settings,
-            next(b["callback_data"] for b in buttons(settings) if b["callback_data"].endswith(suffix)),
-        )
+        tap_setting(emu, table, settings, suffix)
         await emu.wait_for(
-            lambda w=shown: w in (emu.world.chat(table.group.id).messages[settings.message_id].text or ""),
+            lambda w=shown: settings_show(emu, table, settings, w),
             timeout=10,
             description=shown,
         )
@@ -359,13 +358,7 @@ async def test_strong_computers_chosen_in_settings_play_from_a_process_pool(
     app = await start_bot(dataclasses.replace(bot_settings, strong_budget_ms=20.0))
     emu = emulator
     table = await Table.seated(emu, ["Ann"], bots=False)
-    said = emu.user_sends(table.humans[0], table.group.id, "/settings")
-    settings = await emu.wait_for_bot_message(table.group.id, after=said)
-    emu.tap(
-        table.humans[0],
-        settings,
-        next(b["callback_data"] for b in buttons(settings) if b["callback_data"].endswith(":v:3")),
-    )
+    tap_setting(emu, table, await open_settings(emu, table), ":v:3")
     await emu.wait_for(
         lambda: "电脑：强" in (table.lobby_now().text or ""), timeout=10, description="the lobby shows strong"
     )
@@ -438,7 +431,9 @@ async def test_a_refused_composed_play_is_told_what_would_do(
         pytest.skip("no turn followed a play of two or more cards")  # pragma: no cover
     table.note_acted(ann, msg)
     # One card of a plain rank (not 3s, which 憋三 keeps for last, nor 4s before 开点).
-    rank = next(b for b in buttons(msg) if b["callback_data"].startswith("k:") and b["text"][0] in "56789TJQKA")
+    rank = next(
+        b for b in buttons(msg) if b["callback_data"].startswith("k:") and b["text"][0] in "56789TJQKA"
+    )
     await emu.wait_for_answer(emu.tap(ann, msg, rank["callback_data"]))
     play = await emu.wait_for(
         lambda: next(
