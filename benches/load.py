@@ -15,10 +15,11 @@ emulator enforces ``FloodLimits()``: 20 messages a minute into a group, edits in
 private chat; 30 a second in all; a 429 with ``retry_after`` beyond them. ``--limits off`` switches only the
 emulator's limits off; the bot keeps its own. Each table has ``--humans`` humans (1-6; computers in the other
 seats), seated through the bot (``/new``, the lobby's buttons; the humans are taken to have started the bot
-before, so no ``/start``), all tables in their lobbies first and then begun (``--setup-concurrency`` tables
-at a time). The humans (:mod:`benches.players`, where their shares of compositions, one-tap plays, passes,
-typed plays, hints and stale taps are given and argued) act from their table's start; the measured
-``--seconds`` begin after ``--warmup`` more.
+before, so no ``/start``): all tables into their lobbies first (``--setup-concurrency`` at a time), then
+every table begun at once. The humans (:mod:`benches.players`, where their shares of compositions, one-tap
+plays, passes, typed plays, hints and stale taps are given and argued) act from their table's start; the
+measured ``--seconds`` begin ``--warmup`` seconds after the last table began (or after ``--setup-timeout``:
+a table the bot did not seat or begin by then is counted and printed, and the run goes on).
 
 **Measured, from outside the bot** (nothing here reaches into the outbox or the rate limiter, which may
 change): every Bot API call, by wrapping ``do_request`` of the bot's request class (``bot/http.py``; every
