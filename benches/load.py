@@ -929,7 +929,7 @@ def main(argv: list[str] | None = None) -> None:
         "--pg", metavar="DSN", help="PostgreSQL server (e.g. postgresql://postgres@127.0.0.1/test)"
     )
     parser.add_argument("--profile", metavar="FILE", help="cProfile the measured time into FILE")
-    parser.add_argument("--setup-concurrency", type=int, default=64, help="tables seated or begun at once")
+    parser.add_argument("--setup-concurrency", type=int, default=64, help="tables being seated at once")
     parser.add_argument(
         "--setup-timeout", type=float, default=900.0, help="seconds a set-up step may wait for the bot"
     )
