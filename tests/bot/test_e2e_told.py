@@ -454,3 +454,22 @@ async def test_a_refused_composed_play_is_told_what_would_do(
         emu.tap(ann, emu.world.chat(ann.id).messages[msg.message_id], play["callback_data"])
     )
     assert "the play must have" in (answer.answer_text or ""), answer.answer_text
+
+
+async def test_an_english_group_is_told_a_term_once_the_first_time_it_appears(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    """Words for people: in an English group, the first announcement that uses 开点 (or 烧, 闷 …) explains it,
+    and the next ones do not repeat the explanation."""
+    emu = emulator
+    table = await Table.seated(emu, ["Ann"])
+    await english_group(emu, table)
+    await table.begin()
+    await table.play_until(table.round_over, random.Random(17))
+    await bot_app.bot_data["desk"].flush()
+    group = [m.text or "" for m in emu.bot_messages(table.group.id)]
+    used = [term for term in ("开点", "烧", "闷") if sum(f" {term}" in tx for tx in group) >= 1]
+    assert used, "no announcement used a term to explain"
+    for term in used:
+        explained = sum(f"ℹ️ {term} =" in tx for tx in group)
+        assert explained == 1, (term, explained)
