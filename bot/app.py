@@ -58,7 +58,7 @@ async def _post_init(app: Application) -> None:
     service = TableService(uow, languages=LANGUAGES, decide=computers)
     outbox = Outbox(app.bot, settings.pace())
     presenter = Presenter(outbox, service, app.bot.username if app.bot.bot is not None else None)
-    desk = Desk(service, presenter, outbox, app.job_queue)
+    desk = Desk(service, presenter, outbox, app.job_queue, sweep_every=settings.sweep_every_s)
     app.bot_data.update(
         desk=desk, service=service, uow=uow, engine=engine, outbox=outbox, computers=computers
     )

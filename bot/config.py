@@ -30,6 +30,9 @@ class Settings:
     messages_per_second: int = 30
     private_messages_per_3s: int = 3
     strong_budget_ms: float = 200.0  # how long a strong computer player thinks per decision
+    # How often the desk looks for deadlines another process missed and for tables in play without their
+    # deadline (bot/desk.py). Tests with turn times of seconds shorten it.
+    sweep_every_s: float = 30.0
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -52,6 +55,7 @@ class Settings:
             messages_per_second=int(env.get("MESSAGES_PER_SECOND", "30")),
             private_messages_per_3s=int(env.get("PRIVATE_MESSAGES_PER_3S", "3")),
             strong_budget_ms=float(env.get("STRONG_BUDGET_MS", "200")),
+            sweep_every_s=float(env.get("SWEEP_EVERY_S", "30")),
         )
 
     def pace(self) -> Pace:

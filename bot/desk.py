@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from telegram.ext import ContextTypes, JobQueue
 
 from storage.models import utcnow
+from storage.records import DeadlineRecord
 from table import Outcome, TableService
 from table.policy import Deadline
 
@@ -43,7 +44,9 @@ class Desk:
         self.outbox = outbox
         self.job_queue = job_queue
         self.sweep_every = sweep_every
-        self.worker = f"{socket.gethostname()}:{os.getpid()}"
+        self.host = socket.gethostname()
+        self.worker = f"{self.host}:{os.getpid()}"
+        self.started_at = utcnow()  # a claim under this worker's name from before it is a predecessor's
         self._armed: set[datetime] = set()  # the moments a sweep job is waiting for
         self._reports: asyncio.Task[None] | None = None
         self._busy = 0  # reports being handled
@@ -91,6 +94,7 @@ class Desk:
         await self.sweep(due if isinstance(due, datetime) else None)
 
     async def _regular_sweep(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self.release_claims_of_the_gone()
         await self.sweep()
         await self.keep_invariant()
 
@@ -107,6 +111,40 @@ class Desk:
                 )
             await self.service.deadline_done(d)
         return len(claimed)
+
+    async def release_claims_of_the_gone(self, pending: Iterable[DeadlineRecord] | None = None) -> int:
+        """A deadline claimed by a process that died before its move (killed between the claim and the
+        commit) would wait out the claim's lease while its table waits on it: a worker of this host that no
+        longer runs, or this worker's name before this process started (a restarted container, same pid),
+        gives its claims up now."""
+        released = 0
+        for d in await self.service.pending_deadlines() if pending is None else pending:
+            if d.claimed_by is None or d.claimed_at is None or not self._gone(d.claimed_by, d.claimed_at):
+                continue
+            if await self.service.release_claim(d):
+                released += 1
+                log.warning(
+                    "deadline %s of table %s was claimed by %s, which is gone: released",
+                    d.kind,
+                    d.table_id,
+                    d.claimed_by,
+                )
+                self._arm(d.due_at)
+        return released
+
+    def _gone(self, worker: str, claimed_at: datetime) -> bool:
+        if worker == self.worker:
+            return claimed_at < self.started_at
+        host, _, pid = worker.rpartition(":")
+        if host != self.host or not pid.isdigit():
+            return False  # another machine's: its claim lapses after the lease (table.service.CLAIM_LEASE)
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:  # it runs, under another user
+            return False
+        return False
 
     async def keep_invariant(self) -> int:
         """Every table in play waits with exactly one deadline on the decision it waits for (or on nobody): a
@@ -131,7 +169,9 @@ class Desk:
         not made, a turn message not sent), from the committed state only."""
         limits = await self.service.chat_limits()
         self.outbox.prime(limits.retry_until, set(limits.blocked))
-        for d in await self.service.pending_deadlines():
+        pending = await self.service.pending_deadlines()
+        await self.release_claims_of_the_gone(pending)
+        for d in pending:
             self._arm(d.due_at)
         if self.job_queue is not None:
             self.job_queue.run_repeating(

@@ -154,7 +154,9 @@ class Presenter:
         # The big moments of this stretch go out as one message: a group may get only 20 a minute.
         seats = render.seat_infos(table, lang)
         news = render.announcements(lang, outcome.told, outcome.events, seats)
-        over = match.round_over and any(e.kind == "round_over" for e in outcome.events)
+        over = match.round_over and (
+            outcome.unsummarized or any(e.kind == "round_over" for e in outcome.events)
+        )
         if over:
             news.append(render.summary_text(lang, table))
         if news:
@@ -194,7 +196,7 @@ class Presenter:
     async def _summary_posted(self, table: Table, sent: asyncio.Future[int | None]) -> None:
         message_id = await sent
         if message_id is not None:
-            await self.service.summary_posted(table.id, message_id)
+            await self.service.summary_posted(table.id, message_id, table.version)
 
     async def send_turn(self, table: Table, seat: Seat, *, now=None, fresh: bool = False) -> None:  # noqa: ANN001
         """A new message with his hand and the keyboard (his phone rings); an older one that still has buttons

@@ -128,7 +128,7 @@ class TelegramEmulator(Controls):
             log.exception("emulator failed in %s", name)
             self.internal_errors.append(f"{name}: {error!r}")
             body = {"ok": False, "error_code": 500, "description": "Internal Server Error"}
-        self.api_log.append({"method": name, "params": params, "response": body})
+        self.api_log.append({"method": name, "params": params, "response": body, "at": time.time()})
         if name != "getUpdates" or body.get("result"):
             self.journal.add("api_call", method=name, ok=body["ok"], error=body.get("description"))
         return body

@@ -724,6 +724,22 @@ class DeadlineRepository(_Repository):
             )
         )
 
+    async def release(self, deadline: DeadlineRecord) -> bool:
+        """Give up a claim (its worker is gone): the deadline is anybody's again. Only while the row is still
+        the one claimed: same version, same worker. Whether it was released."""
+        result = await self.connection.execute(
+            update(deadlines_t)
+            .where(
+                deadlines_t.c.id == deadline.id,
+                deadlines_t.c.table_id == deadline.table_id,
+                deadlines_t.c.version == deadline.version,
+                deadlines_t.c.kind == deadline.kind,
+                deadlines_t.c.claimed_by == deadline.claimed_by,
+            )
+            .values(claimed_by=None, claimed_at=None)
+        )
+        return result.rowcount == 1  # type: ignore[attr-defined]
+
     def _claimable(self, now: datetime, lease: timedelta) -> Any:
         # A claim older than the lease belongs to a worker that died before finishing; take it over.
         return or_(deadlines_t.c.claimed_by.is_(None), deadlines_t.c.claimed_at < now - lease)

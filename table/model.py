@@ -115,6 +115,10 @@ class Marks:
     recent: tuple[Entry, ...] = ()  # the last RECENT_MAX public entries, oldest first
     nudged: int | None = None  # the version a /nudge was sent for (once per turn)
     glossed: frozenset[str] = frozenset()  # terms the group was told the meaning of (English groups)
+    # The round's end reached the group (its summary with Next/Stop): a process killed after committing the
+    # round's last move but before the summary was posted left the players without a Next button; the next
+    # start posts it (issue 14, found by benches/crash.py: the table "hung" waiting on a tap nobody could make).
+    summarized: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -122,6 +126,7 @@ class Marks:
             "recent": [e.to_json() for e in self.recent],
             "nudged": self.nudged,
             "glossed": sorted(self.glossed),
+            "summarized": self.summarized,
         }
 
     @classmethod
@@ -133,6 +138,7 @@ class Marks:
             recent=tuple(Entry.from_json(e) for e in data.get("recent", ())),
             nudged=data.get("nudged"),
             glossed=frozenset(data.get("glossed", ())),
+            summarized=bool(data.get("summarized", False)),
         )
 
     def since_last_move(self, seat: int) -> tuple[Entry, ...]:

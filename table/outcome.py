@@ -87,6 +87,7 @@ class Outcome:
     prompt: bool = False  # the seat to act gets a new turn message (his phone rings)
     hands: frozenset[int] = field(default_factory=frozenset)  # seats whose own cards changed
     rearmed: bool = False  # the table had waited without its deadline (resume)
+    unsummarized: bool = False  # the round is over and its end never reached the players (resume)
     told: tuple[Entry, ...] = ()  # what this outcome added to the table's public story
     # Private messages (user, message) whose buttons belong to a turn that is over: the player acted from
     # another message (one a restart sent, say).

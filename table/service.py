@@ -18,7 +18,7 @@ import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from engine import Action, Event, IllegalAction, Match, Rules
@@ -73,6 +73,11 @@ log = logging.getLogger(__name__)
 NEXT_ROUND = "next"  # the log entry of the next deal (Match.replay reads the same word)
 MAX_AUTOMATIC = 2000  # a whole round of computer moves stays far below this
 KNOWN_USERS_MAX = 100_000
+# A claimed deadline is another worker's for this long: the time one firing takes (a read, the computer's
+# decision, one write) is well under a second (a strong computer thinks 200 ms; benches.load's slowest move,
+# p99 on PostgreSQL, 338 ms). A claim older than this is a worker that died with it, and the table waits on
+# nobody else; a worker of this host that is gone is found out at once (bot/desk.py).
+CLAIM_LEASE = timedelta(seconds=30)
 
 # How a computer decides: (level, the seat's view, the legal actions, a seed) -> its action. The default
 # decides in this thread; the bot hands the strong level to a process pool (bot/app.py).
@@ -528,7 +533,14 @@ class TableService:
         # His turn message for this version was delivered before (a restart, a second worker): not twice.
         acting = table.to_act
         prompt = acting is not None and acting.prompted != table.version
-        return Outcome(table=replace(table, due=due), deadlines=planned, prompt=prompt, rearmed=bool(planned))
+        unsummarized = bool(table.match is not None and table.match.round_over and not table.marks.summarized)
+        return Outcome(
+            table=replace(table, due=due),
+            deadlines=planned,
+            prompt=prompt,
+            rearmed=bool(planned),
+            unsummarized=unsummarized,
+        )
 
     async def waiting_without_deadline(self) -> list[int]:
         """The tables in play with no deadline for their version: each must wait on nobody, or be resumed
@@ -566,16 +578,27 @@ class TableService:
     async def note_glossed(self, table: Table, terms: frozenset[str]) -> None:
         """The group was told what these terms mean (English): not again at this table. Kept while the table
         is at this version (no new version: buttons stay good); lost otherwise, at the cost of a repeat."""
-        marks = replace(table.marks, glossed=table.marks.glossed | terms)
-        async with self.uow() as uow:
-            await uow.tables.set_marks(table.id, table.version, marks.to_json())
-            await uow.commit()
+        await self._amend_marks(table.id, table.version, lambda m: replace(m, glossed=m.glossed | terms))
 
-    async def summary_posted(self, table_id: int, message_id: int | None) -> None:
-        """Which group message is the last round's summary (its buttons go when the next round is dealt)."""
+    async def summary_posted(self, table_id: int, message_id: int | None, version: int | None = None) -> None:
+        """Which group message is the last round's summary (its buttons go when the next round is dealt);
+        with ``version``, the round that ended there has had its end told (a restart does not tell it again)."""
         async with self.uow() as uow:
             await uow.tables.set_summary_message(table_id, message_id)
             await uow.commit()
+        if version is not None and message_id is not None:
+            await self._amend_marks(table_id, version, lambda m: replace(m, summarized=True))
+
+    async def _amend_marks(self, table_id: int, version: int, change: Callable[[Marks], Marks]) -> None:
+        """Change the stored marks while the table is at ``version``, from the marks as stored now: two notes
+        at one version (a term explained, the summary posted) must not undo each other."""
+        async with self.uow() as uow:
+            record = await uow.tables.get(table_id, with_state=False)
+            if record is None or record.version != version:
+                return
+            marks = change(Marks.from_json(record.marks))
+            if await uow.tables.set_marks(table_id, version, marks.to_json()):
+                await uow.commit()
 
     # ------------------------------------------------------------------ settings
 
@@ -617,9 +640,17 @@ class TableService:
 
     async def due_deadlines(self, worker: str, now: datetime) -> list[DeadlineRecord]:
         async with self.uow() as uow:
-            claimed = await uow.deadlines.claim_due(worker, now=now)
+            claimed = await uow.deadlines.claim_due(worker, now=now, lease=CLAIM_LEASE)
             await uow.commit()
         return claimed
+
+    async def release_claim(self, deadline: DeadlineRecord) -> bool:
+        """The worker that claimed this deadline is gone (it died between the claim and the move): anybody's
+        again, at once rather than after the lease. Whether it was still that worker's claim."""
+        async with self.uow() as uow:
+            released = await uow.deadlines.release(deadline)
+            await uow.commit()
+        return released
 
     async def deadline_done(self, deadline: DeadlineRecord) -> None:
         async with self.uow() as uow:
@@ -881,7 +912,9 @@ def _marks_after(
                 passed.add(m.seat)
     for notice in notices:
         if isinstance(notice, TimedOut) and notice.autoplay:  # after the move the computer made for him
-            recent.insert(start + 1 if start < len(recent) else len(recent), Entry(seq + 1, "tuoguan", notice.seat))
+            recent.insert(
+                start + 1 if start < len(recent) else len(recent), Entry(seq + 1, "tuoguan", notice.seat)
+            )
     told = tuple(recent[start:])
     recent = recent[-RECENT_MAX:]
     new = Marks(

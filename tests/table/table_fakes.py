@@ -356,16 +356,31 @@ class FakeDeadlines(_Repo):
     async def pending(self) -> list[DeadlineRecord]:
         return sorted(self.d.deadlines.values(), key=lambda d: (d.due_at, d.id))
 
-    async def claim_due(self, worker: str, *, now: datetime | None = None) -> list[DeadlineRecord]:
+    async def claim_due(
+        self, worker: str, *, now: datetime | None = None, lease: timedelta | None = None
+    ) -> list[DeadlineRecord]:
         now = now or _now()
+        lease = self.LEASE if lease is None else lease
         claimed = []
         for n, d in sorted(self.d.deadlines.items(), key=lambda kv: (kv[1].due_at, kv[0])):
             if d.due_at <= now and (
-                d.claimed_by is None or d.claimed_at is None or d.claimed_at < now - self.LEASE
+                d.claimed_by is None or d.claimed_at is None or d.claimed_at < now - lease
             ):
                 self.d.deadlines[n] = replace(d, claimed_by=worker, claimed_at=now)
                 claimed.append(self.d.deadlines[n])
         return claimed
+
+    async def release(self, deadline: DeadlineRecord) -> bool:
+        d = self.d.deadlines.get(deadline.id)
+        if d is None or (d.table_id, d.version, d.kind, d.claimed_by) != (
+            deadline.table_id,
+            deadline.version,
+            deadline.kind,
+            deadline.claimed_by,
+        ):
+            return False
+        self.d.deadlines[deadline.id] = replace(d, claimed_by=None, claimed_at=None)
+        return True
 
     async def done(self, deadline: DeadlineRecord) -> None:
         d = self.d.deadlines.get(deadline.id)
