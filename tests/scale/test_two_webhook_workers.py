@@ -1,4 +1,5 @@
-"""Two bot processes in webhook mode on one PostgreSQL database, one table's updates spread over both.
+"""Two bot processes in webhook mode on one PostgreSQL database, one table's updates spread over both; and
+one of the two SIGKILLed in the middle of a round, the other carrying the table on (issue 14).
 
 A round-robin proxy stands where Telegram's webhook URL points; every third play is also delivered to
 the other worker at the same time (as Telegram redelivers an update it thinks was lost). Whatever
@@ -110,9 +111,10 @@ class RoundRobin:
 
 
 def _worker(
-    emu: TelegramEmulator, url: str, port: int, proxy_port: int, cwd: Path
+    emu: TelegramEmulator, url: str, port: int, proxy_port: int, cwd: Path, **extra: str
 ) -> subprocess.Popen[bytes]:
     env = {
+        **extra,
         **os.environ,
         "BOT_TOKEN": emu.token,
         "DATABASE_URL": url,
@@ -229,3 +231,92 @@ async def test_one_table_over_two_webhook_workers(
     # No tap of Ann's went unanswered or was answered as a failure.
     answers = [q for q in emu.world.callback_queries.values() if q.user_id == ann.id]
     assert answers and all(q.answered for q in answers)
+
+
+async def test_one_worker_killed_mid_round_the_other_carries_the_table_on(
+    emulator: TelegramEmulator, pg_database: str, tmp_path: Path
+) -> None:
+    emu = emulator
+    ports = [_free_port(), _free_port()]
+    proxy = RoundRobin(ports)
+    proxy.session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=20))
+    app = web.Application()
+    app.router.add_post("/telegram", proxy.handle)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    proxy_port = _free_port()
+    await web.TCPSite(runner, "127.0.0.1", proxy_port).start()
+    url = pg_database.replace("postgresql://", "postgresql+asyncpg://", 1)
+    workers: list[subprocess.Popen[bytes]] = []
+    bob_timeouts_at_kill = 0
+    try:
+        for port in ports:
+            # The survivor finds the deadlines the dead one armed with its regular sweep: every second here.
+            workers.append(_worker(emu, url, port, proxy_port, tmp_path, SWEEP_EVERY_S="1"))
+            await _listening(port, workers[-1])
+        await emu.wait_for(lambda: emu.updates.webhook is not None, timeout=20, description="the webhook")
+
+        table = await Table.seated(emu, ["Ann", "Bob"])
+        ann, bob = table.humans
+        conn = await asyncpg.connect(pg_database)
+        try:
+            await conn.execute(
+                "UPDATE groups SET turn_timeout_seconds = $1 WHERE id = $2", TIMEOUT_S, table.group.id
+            )
+        finally:
+            await conn.close()
+        await table.begin()
+        table.humans = [ann]  # Bob never plays: his turns time out, fired by whichever worker is alive
+
+        def times_up() -> list[str]:
+            return [
+                rev.text or ""
+                for m in emu.bot_messages(bob.id)
+                for rev in m.history
+                if "Time ran out" in (rev.text or "")
+            ]
+
+        rng = random.Random(11)
+        # Killed after Bob's first time-out: his second (托管 begins) is the survivor's to fire.
+        await table.play_until(
+            lambda: min(proxy.delivered) >= 3 and len(times_up()) >= 1, rng, type_some=False
+        )
+        bob_timeouts_at_kill = len(times_up())
+        workers[0].kill()  # SIGKILL, mid-round, whatever it was doing
+        workers[0].wait(timeout=10)
+        killed_at = sum(proxy.delivered)
+        await table.play_until(lambda: table.round_over(1), rng, type_some=False)
+        await emu.wait_for(lambda: not table.has_new_turn(), timeout=10, description="quiet")
+    finally:
+        for proc in workers:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in workers:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        await proxy.session.close()
+        await runner.cleanup()
+
+    assert sum(proxy.delivered) > killed_at + 5, "the survivor had the rest of the round's updates"
+    assert len(times_up()) == 2 and bob_timeouts_at_kill == 1, (bob_timeouts_at_kill, times_up())
+    survivor = (tmp_path / f"worker-{ports[1]}.log").read_text()
+    assert " ERROR " not in survivor, survivor
+
+    engine = make_engine(url)
+    try:
+        async with uow_factory(engine)() as uow:
+            stored = await uow.tables.open_in_group(table.group.id)
+            assert stored is not None
+            log = await uow.actions.of_table(stored.id)
+            assert [e.seq for e in log] == list(range(1, len(log) + 1))
+            rebuilt = await rebuild_round(uow, stored.id, stored.round_no)
+            full = await uow.tables.get(stored.id)
+            assert full is not None and full.match is not None and rebuilt == full.match
+            assert full.match.round_over, "the round went on to its end"
+            assert await uow.deadlines.of_table(stored.id) == [], "no deadline left over at the round's end"
+    finally:
+        await engine.dispose()
+    answers = [q for q in emu.world.callback_queries.values() if q.user_id == ann.id]
+    assert answers and all(q.answered for q in answers), "no tap of Ann's unanswered, killed worker or not"
