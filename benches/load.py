@@ -91,9 +91,11 @@ def _ms(s: dict[str, float]) -> str:
 # ====================================================================== the players' side (subprocess)
 
 
-async def _seat_table(emu: Any, n: int, humans: int, timeout: float) -> tuple[Any, list[Any], Any]:
-    """A group with ``humans`` people in a lobby of the bot's, computers in the other seats; a coroutine
-    function that begins it."""
+async def _seat_table(
+    emu: Any, n: int, humans: int, timeout: float, level: str | None = None
+) -> tuple[Any, list[Any], Any]:
+    """A group with ``humans`` people in a lobby of the bot's, computers in the other seats (at ``level``,
+    chosen in /settings by the table's creator, when given); a coroutine function that begins it."""
     people = [emu.create_user(f"P{n}x{i}", language_code="en") for i in range(humans)]
     for user in people:
         # Players of a bot in use have started it before: no /start (and no welcome message) here.
@@ -160,6 +162,8 @@ async def _seat_table(emu: Any, n: int, humans: int, timeout: float) -> tuple[An
 
     for user in people:
         await tap(user, "join", lambda u=user: shows(u.first_name))
+    if level is not None and humans < 6:
+        await _choose_level(emu, group, people[0], level, shows, timeout)
     if humans < 6:
         await tap(people[0], "bots", lambda: not any("（空）" in (m.text or "") for m in lobbies()))
 
@@ -167,6 +171,30 @@ async def _seat_table(emu: Any, n: int, humans: int, timeout: float) -> tuple[An
         await tap(people[0], "begin", lambda: not lobbies())
 
     return group, people, begin
+
+
+LEVELS = {"easy": 1, "normal": 2, "strong": 3}  # bot/codec.py's settings value v:<level>
+
+
+async def _choose_level(
+    emu: Any, group: Any, creator: Any, level: str, shows: Callable[[str], bool], timeout: float
+) -> None:
+    """The creator opens /settings and taps the computers' level, as a group would; the lobby then shows it."""
+    from bot.render import level_text
+
+    said = emu.user_sends(creator, group.id, "/settings")
+    panel = await emu.wait_for_bot_message(group.id, after=said, timeout=timeout)
+    suffix = f":v:{LEVELS[level]}"
+    data = next(
+        b["callback_data"] for row in panel.buttons for b in row if b["callback_data"].endswith(suffix)
+    )
+    emu.tap(creator, panel, data)
+    # The lobby reads "电脑：强" (the group's language is the bot's default, Chinese).
+    await emu.wait_for(
+        lambda: shows(f"：{level_text('zh', LEVELS[level])}"),
+        timeout=timeout,
+        description=f"the lobby of group {group.id} showing computers at {level}",
+    )
 
 
 class _Calls:
@@ -250,7 +278,7 @@ async def _emulator_process(args: argparse.Namespace) -> None:
             nonlocal done
             try:
                 async with gate:
-                    seated = await _seat_table(emu, n, args.humans, args.setup_timeout)
+                    seated = await _seat_table(emu, n, args.humans, args.setup_timeout, args.level)
             except (TimeoutError, RuntimeError) as e:  # an overloaded bot: counted, and the run goes on
                 failures[f"seating: {str(e)[:120]}"] += 1
                 return None
@@ -489,6 +517,13 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _pool_cpu(app: Any) -> dict[int, float]:
+    """CPU seconds so far of each process of the strong computers' pool (bot/computers.py), by pid."""
+    pool = getattr(app.bot_data.get("computers"), "_pool", None)
+    processes = getattr(pool, "_processes", None) or {}
+    return {pid: _cpu_seconds(pid) for pid in processes}
+
+
 def _print_waits() -> None:
     """Where the bot's tasks are waiting right now: the innermost frame of bot/, table/ or storage/ code."""
     where: Counter[str] = Counter()
@@ -506,6 +541,53 @@ def _print_waits() -> None:
     print("where the bot's tasks wait, at the end of the measured seconds:")
     for line, n in where.most_common(12):
         print(f"  {n:6,d} tasks in {line}")
+
+
+class _Stalls:
+    """How long the event loop is held: the longest single callback (a step of a task, a timer, an I/O
+    callback: every other table waits that long) and how late a 10 ms ticker wakes up (a step plus everything
+    queued before it). Each callback is timed by wrapping ``asyncio.Handle._run`` while measuring; that costs
+    two clock reads a callback."""
+
+    TICK = 0.01
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self.longest_where = ""
+        self.over_50ms = 0
+        self.lateness: list[float] = []
+        self._original: Any = None
+        self._ticker: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        original = self._original = asyncio.Handle._run
+        stalls = self
+
+        def _run(handle: asyncio.Handle) -> None:
+            t0 = time.perf_counter()
+            original(handle)
+            dt = time.perf_counter() - t0
+            if dt > 0.05:
+                stalls.over_50ms += 1
+            if dt > stalls.longest:
+                stalls.longest = dt
+                stalls.longest_where = repr(handle)[:160]
+
+        asyncio.Handle._run = _run  # type: ignore[method-assign]
+        self._ticker = asyncio.ensure_future(self._tick())
+
+    async def _tick(self) -> None:
+        while True:
+            due = time.perf_counter() + self.TICK
+            await asyncio.sleep(self.TICK)
+            self.lateness.append(time.perf_counter() - due)
+
+    def stop(self) -> None:
+        if self._original is not None:
+            asyncio.Handle._run = self._original  # type: ignore[method-assign]
+            self._original = None
+        if self._ticker is not None:
+            self._ticker.cancel()
 
 
 def _attribute(
@@ -554,6 +636,8 @@ async def _run(args: argparse.Namespace) -> None:
     child = [sys.executable, "-m", "benches.load", "--emulator-process"]
     for name in ("tables", "humans", "think", "seed", "limits", "setup_concurrency", "setup_timeout"):
         child += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
+    if args.level is not None:
+        child += ["--level", args.level]
     proc = await asyncio.create_subprocess_exec(
         *child, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26
     )
@@ -571,6 +655,7 @@ async def _run(args: argparse.Namespace) -> None:
         proc.stdin.write(what.encode() + b"\n")
 
     recorder = _Recorder()
+    stalls = _Stalls()
     counter = _LogCounter(recorder)
     logging.getLogger().addHandler(counter)
     app = None
@@ -627,11 +712,15 @@ async def _run(args: argparse.Namespace) -> None:
             profiler.enable()
         tell("measure")
         cpu0, emu_cpu0 = time.process_time(), _cpu_seconds(proc.pid)
+        pool_cpu0, pool_cpu = _pool_cpu(app), {}
         start = time.perf_counter()
+        stalls.start()
         await asyncio.sleep(args.seconds)
+        stalls.stop()
         end = time.perf_counter()
         tell("stop")
         cpu, emu_cpu = time.process_time() - cpu0, _cpu_seconds(proc.pid) - emu_cpu0
+        pool_cpu = {pid: t - pool_cpu0.get(pid, 0.0) for pid, t in _pool_cpu(app).items()}
         if profiler is not None:
             profiler.disable()
             profiler.dump_stats(args.profile)
@@ -645,6 +734,7 @@ async def _run(args: argparse.Namespace) -> None:
         await stop_application(app)
         app = None
     finally:
+        stalls.stop()
         logging.getLogger().removeHandler(counter)
         if app is not None:
             await stop_application(app)
@@ -658,7 +748,24 @@ async def _run(args: argparse.Namespace) -> None:
         if pg_name is not None:
             await _drop_pg_database(args.pg, pg_name)
         shutil.rmtree(tmp, ignore_errors=True)
-    _report(args, where, hello, seated, players, recorder, start, end, until, cpu, idle, emu_cpu, load, began)
+    _report(
+        args,
+        where,
+        hello,
+        seated,
+        players,
+        recorder,
+        stalls,
+        start,
+        end,
+        until,
+        cpu,
+        idle,
+        emu_cpu,
+        sum(pool_cpu.values()),
+        load,
+        began,
+    )
 
 
 def _report(
@@ -668,12 +775,14 @@ def _report(
     seated: dict[str, Any],
     players: dict[str, Any],
     recorder: _Recorder,
+    stalls: _Stalls,
     start: float,
     end: float,
     until: float,
     cpu: float,
     idle: float,
     emu_cpu: float,
+    pool_cpu: float,
     load: tuple[float, float, float],
     began: float,
 ) -> None:
@@ -693,8 +802,8 @@ def _report(
 
     print()
     print(
-        f"bench_load: {tables} tables × {args.humans} humans (computers in the other seats), think time"
-        f" ~{args.think:g} s, seed {args.seed}; {where}"
+        f"bench_load: {tables} tables × {args.humans} humans (computers in the other seats"
+        f"{f', level {args.level}' if args.level else ''}), think time ~{args.think:g} s, seed {args.seed}; {where}"
     )
     if hello["flood"]:
         print(
@@ -743,6 +852,20 @@ def _report(
         + f" ({1000 * net / actions:.2f} ms net of the idle bot's {100 * idle:.1f}% of a core)"
         * bool(actions)
     )
+
+    if pool_cpu:
+        print(
+            f"strong computers' process pool: CPU {pool_cpu:.1f} s in {seconds:.0f} s"
+            f" ({100 * pool_cpu / seconds:.0f}% of a core), not in the bot's figure above"
+        )
+    late = sorted(stalls.lateness)
+    print(
+        f"event loop: longest stall {1000 * stalls.longest:.1f} ms (one callback; {stalls.over_50ms} over 50 ms);"
+        f" a 10 ms timer woke late by p50 {1000 * _pct(late, 0.5):.1f} ms, p99 {1000 * _pct(late, 0.99):.1f} ms,"
+        f" max {1000 * _pct(late, 1.0):.1f} ms"
+    )
+    if stalls.longest_where:
+        print(f"  the longest: {stalls.longest_where}")
 
     attributed, silent = _attribute(recorder, start, end, until)
     lat = _spread([a[1] for a in attributed])
@@ -923,6 +1046,11 @@ def main(argv: list[str] | None = None) -> None:
         choices=("on", "off"),
         default="on",
         help="Telegram's flood limits in the emulator (default on)",
+    )
+    parser.add_argument(
+        "--level",
+        choices=tuple(LEVELS),
+        help="the computers' level, chosen in /settings at every table (default: the bot's, normal)",
     )
     parser.add_argument("--seed", type=int, default=7, help="the players' random choices")
     parser.add_argument(
