@@ -49,6 +49,7 @@ class FloodControl:
     violations: list[Violation] = field(default_factory=list)
     _windows: dict[str, deque[float]] = field(default_factory=dict)
     _blocked_until: dict[str, float] = field(default_factory=dict)
+    _held: dict[str, float] = field(default_factory=dict)  # see hold()
 
     def reset(self) -> None:
         self.refusals = 0
@@ -56,6 +57,7 @@ class FloodControl:
         self.violations.clear()
         self._windows.clear()
         self._blocked_until.clear()
+        self._held.clear()
 
     def _scopes(self, chat_id: int, chat_type: str) -> list[tuple[str, int, float]]:
         limits = self.limits
@@ -71,6 +73,11 @@ class FloodControl:
             return
         now = self.clock()
         for scope, _, _ in self._scopes(chat_id, chat_type):
+            held = self._held.pop(scope, None)
+            if held is not None:
+                self._blocked_until[scope] = now + held
+                self._refused(scope, chat_type)
+                raise too_many_requests(max(1, math.ceil(held)))
             until = self._blocked_until.get(scope, 0.0)
             if now < until:
                 self.violations.append(Violation(method, chat_id, scope, until - now))
@@ -90,6 +97,11 @@ class FloodControl:
         self.refusals += 1
         kind = GLOBAL if scope == GLOBAL else "private chat" if chat_type == "private" else "group"
         self.refusals_by_limit[kind] += 1
+
+    def hold(self, seconds: float, chat_id: int | None = None) -> None:
+        """Answer the next message into one chat, or into any, with a 429 and a ``retry_after`` of ``seconds``:
+        as Telegram does when other work of the same bot (another table, another worker) used up the limit."""
+        self._held[GLOBAL if chat_id is None else f"chat {chat_id}"] = seconds
 
     def record(self, chat_id: int, chat_type: str) -> None:
         """Count a message that went through (refused sends do not use up the quota)."""
