@@ -301,6 +301,12 @@ def report(result: SimResult, preset: str) -> str:
     return "\n".join(lines)
 
 
+def _number(text: str) -> int | float | bool:
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return float(text) if any(c in text for c in ".e") else int(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="gouji-sim", description="Computer players play 够级 matches from a seed."
@@ -326,6 +332,13 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="strong level in deterministic mode: this many worlds per decision, no clock",
     )
+    p.add_argument(
+        "--search",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a field of the strong level's SearchOptions (engine/ai/search.py), e.g. settle_worlds=12",
+    )
     p.add_argument("--jobs", type=int, default=1, help="worker processes (timings need a core each)")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument(
@@ -335,6 +348,9 @@ def main(argv: list[str] | None = None) -> int:
     options: dict[str, Any] = {"budget_ms": args.budget_ms}
     if args.worlds is not None:
         options.update(deterministic=True, worlds=args.worlds)
+    for item in args.search:
+        key, _, value = item.partition("=")
+        options[key] = _number(value)
     try:
         make_player(args.team_a, **options)
         make_player(args.team_b, **options)
