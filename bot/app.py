@@ -85,7 +85,7 @@ def _settle_collector() -> None:
 async def _post_shutdown(app: Application) -> None:
     desk: Desk | None = app.bot_data.get("desk")
     if desk is not None:
-        await desk.flush()
+        await desk.flush(app.bot_data["settings"].shutdown_wait_s)
         await desk.close()
         await desk.outbox.close()
     engine = app.bot_data.get("engine")

@@ -33,6 +33,9 @@ class Settings:
     # How often the desk looks for deadlines another process missed and for tables in play without their
     # deadline (bot/desk.py). Tests with turn times of seconds shorten it.
     sweep_every_s: float = 30.0
+    # How long a stop waits for messages still queued (Telegram's limits may hold them back for minutes
+    # under load); what is left is shown again by the next start, from what was committed.
+    shutdown_wait_s: float = 30.0
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -56,6 +59,7 @@ class Settings:
             private_messages_per_3s=int(env.get("PRIVATE_MESSAGES_PER_3S", "3")),
             strong_budget_ms=float(env.get("STRONG_BUDGET_MS", "200")),
             sweep_every_s=float(env.get("SWEEP_EVERY_S", "30")),
+            shutdown_wait_s=float(env.get("SHUTDOWN_WAIT_S", "30")),
         )
 
     def pace(self) -> Pace:

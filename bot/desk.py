@@ -186,16 +186,23 @@ class Desk:
             except Exception as e:  # one broken table must not keep the bot from starting
                 log.error("could not resume table %s: %s at %s", table_id, type(e).__name__, where(e))
 
-    async def flush(self, timeout: float = 30.0) -> None:
-        """Wait until everything queued has been sent and every report handled (tests, shutdown)."""
+    async def flush(self, timeout: float = 30.0) -> bool:
+        """Wait until everything queued has been sent and every report handled (tests, shutdown), at most
+        ``timeout`` seconds; whether it was. A shutdown with Telegram's limits reached goes on without the rest:
+        the next start shows every seat to act his turn from what was committed."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while loop.time() < deadline:
             await self.outbox.flush(max(0.0, deadline - loop.time()))
-            await asyncio.wait_for(self.presenter.idle(), max(0.001, deadline - loop.time()))
+            try:
+                await asyncio.wait_for(self.presenter.idle(), max(0.001, deadline - loop.time()))
+            except TimeoutError:
+                break
             if self.outbox.reports.empty() and not self._busy and not self.outbox.busy():
-                return
+                return True
             await asyncio.sleep(0.005)
+        log.warning("stopping with messages still queued: Telegram's limits held them back")
+        return False
 
     async def close(self) -> None:
         if self._reports is not None:

@@ -279,3 +279,41 @@ async def test_a_join_while_telegram_asks_the_bot_to_wait_seats_the_player_once_
     assert emu.flood.violations == [], "the bot waited the 429 out"
     assert any("Your cards will come here" in (m.text or "") for m in emu.bot_messages(bob.id))
     assert "try again" not in (query.answer_text or "").lower()
+
+
+async def test_a_stop_while_telegram_holds_messages_back_ends_in_its_wait_time(
+    start_bot: Callable[..., object],
+    bot_settings,
+    emulator: TelegramEmulator,  # noqa: ANN001
+) -> None:
+    """Stopping a busy bot: Telegram has asked it to wait a minute in a group, and the lobby is still queued.
+    The stop gives up after its wait (SHUTDOWN_WAIT_S) and says so in the log; it used to raise TimeoutError
+    out of the shutdown (bench_load, 1,000 tables, the process ended with a traceback)."""
+    import dataclasses
+    import logging
+    import time
+
+    emu = emulator
+    app = await start_bot(dataclasses.replace(bot_settings, shutdown_wait_s=1.0))  # type: ignore[operator]
+    alice = emu.create_user("Alice", language_code="en")
+    group = emu.create_group("Friends", [alice])
+    emu.start_bot(alice)
+    emu.flood.enabled = True
+    emu.flood.hold(60.0, group.id)
+    said = emu.user_sends(alice, group.id, "/new")
+    await emu.wait_for(lambda: emu.flood.refusals_by_limit["group"] == 1, timeout=10, description="the 429")
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append  # type: ignore[method-assign]
+    logging.getLogger("bot").addHandler(handler)
+    try:
+        began = time.monotonic()
+        await stop_application(app)  # type: ignore[arg-type]
+        stopped_in = time.monotonic() - began
+    finally:
+        logging.getLogger("bot").removeHandler(handler)
+    assert stopped_in < 10
+    assert any("still queued" in r.getMessage() for r in records)
+    assert not [m for m in emu.bot_messages(group.id) if m.message_id > said.message_id], (
+        "nothing inside the wait"
+    )
