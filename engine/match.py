@@ -26,11 +26,11 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from .actions import BURN, BURN_WORDS, PASS, PLAY, YIELD, Action
-from .cards import BIG, EMPTY, NRANKS, SMALL, TWO, Counts, format_cards, parse_cards
+from .cards import BIG, EMPTY, FOUR, NRANKS, SMALL, TWO, Counts, format_cards, parse_cards
 from .deal import buy_all, deal
 from .events import Event
 from .refusals import Refusal, missing
-from .round import PLACE_POINTS, Debt, IllegalAction, Round, Top, _parse_debt, opposite
+from .round import NORMAL, PLACE_POINTS, Debt, IllegalAction, Round, Top, _parse_debt, opposite
 from .rules import Rules
 from .tribute import Returned, pay
 
@@ -118,6 +118,109 @@ class SeatView:
     pile: Counts  # every card played so far this round (all were shown)
     return_n: int  # 还贡 cards to give now
     totals: tuple[int, ...]
+    # What a player who counts could know, every fact of it shown at the table: each seat's cards (the table
+    # announces them only at 10 or fewer, 报户, but every deal, transfer and play was shown), the cards each
+    # seat played this round, the base ranks he led with nothing attached and those he played with 2s or
+    # jokers attached (bit r for rank r), the cards each received before the first lead (tribute, 还贡, 买三),
+    # and a revolutionary's laid-down hand (R9.3). The strong computer player reads hands from these.
+    sizes: tuple[int, ...] = ()
+    played: tuple[Counts, ...] = ()
+    plain: tuple[int, ...] = ()
+    padded: tuple[int, ...] = ()
+    received: tuple[Counts, ...] = ()
+    laid_down: Counts = EMPTY
+    declined: tuple[tuple[Declined, ...], ...] = ()  # the passes each seat made on opponents' plain plays
+
+
+@dataclass(frozen=True, slots=True)
+class Declined:
+    """A seat passed on an opponent's play that was not gouji (R4.2): what the table saw then. A player who
+    holds a cheap answer usually plays it, so a pass tells something of the hand."""
+
+    top: Counts  # the play passed on
+    owner_count: int | None  # its owner's cards then, when the table showed them (报户, 10 or fewer)
+    count: int  # the seat's own cards then (counted)
+    free: bool  # 四户乱缠 then
+    opened: bool  # the seat had opened (开点) then
+    played: Counts  # what the seat had played this round until then
+
+
+class Tally:
+    """The public record of a round's plays, per seat (SeatView's ``played``, ``plain``, ``padded``,
+    ``declined``): the table saw each of them, so a player who counts knows it. Kept by the Match, not by the
+    Round, so that the search's rollouts (thousands of Round copies a decision) do not carry it."""
+
+    __slots__ = ("declined", "padded", "plain", "played")
+
+    def __init__(self) -> None:
+        self.played = [_empty() for _ in range(6)]
+        self.plain = [0] * 6
+        self.padded = [0] * 6
+        self.declined: list[list[Declined]] = [[] for _ in range(6)]
+
+    def note(self, seat: int, cards: Counts, lead: bool) -> None:
+        played = self.played[seat]
+        for r, n in enumerate(cards):
+            played[r] += n
+        base = next((r for r in range(TWO) if cards[r]), None)
+        if base is None:
+            return
+        if cards[TWO] or cards[SMALL] or cards[BIG]:
+            self.padded[seat] |= 1 << base
+        elif lead:
+            self.plain[seat] |= 1 << base
+
+    def note_pass(self, rnd: Round, seat: int) -> None:
+        """A pass by ``seat`` on the top play of ``rnd`` (before it is applied)."""
+        top = rnd.top
+        if (
+            top is None
+            or top.kind != NORMAL
+            or top.owner % 2 == seat % 2
+            or top.cards[SMALL]
+            or top.cards[BIG]
+        ):
+            return
+        n = sum(rnd.hands[top.owner])
+        self.declined[seat].append(
+            Declined(
+                top.cards,
+                n if n <= 10 else None,
+                sum(rnd.hands[seat]),
+                rnd.free,
+                rnd.opened[seat],
+                tuple(self.played[seat]),
+            )
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "played": [format_cards(h) for h in self.played],
+            "plain": self.plain,
+            "padded": self.padded,
+            "declined": [
+                [
+                    [format_cards(d.top), d.owner_count, d.count, d.free, d.opened, format_cards(d.played)]
+                    for d in ds
+                ]
+                for ds in self.declined
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any] | None) -> Tally:
+        def cards(text: str) -> Counts:
+            return EMPTY if text == "-" else parse_cards(text)
+
+        t = cls()
+        if d:
+            t.played = [list(cards(h)) for h in d["played"]]
+            t.plain, t.padded = list(d["plain"]), list(d["padded"])
+            t.declined = [
+                [Declined(cards(a), b, c, e, f, cards(g)) for a, b, c, e, f, g in ds]
+                for ds in d.get("declined", [])
+            ] or [[] for _ in range(6)]
+        return t
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +270,12 @@ class PublicView:
         return self.phase == P_OVER
 
 
+def _one(rank: int) -> Counts:
+    c = [0] * NRANKS
+    c[rank] = 1
+    return tuple(c)
+
+
 def _empty() -> list[int]:
     return [0] * NRANKS
 
@@ -194,6 +303,7 @@ class Match:
         self.head: str | None = None  # YAOTOU or WUTOU
         self.declared = [False] * 6
         self.round: Round | None = None
+        self.tally = Tally()  # the public record of this round's plays
         self.shown: list[dict[str, Any]] = []  # public events of this round before the first lead
         self.totals = [0] * 6
         # Only the last round's result: the earlier ones are in the table's log and its rounds, and a state
@@ -323,7 +433,15 @@ class Match:
         assert s is not None
         if self.phase == P_PLAY:
             assert self.round is not None
+            lead = self.round.top is None
+            if action.kind == PASS:
+                self.tally.note_pass(self.round, s)
             events = self.round.apply(action)
+            if action.cards is not None:
+                self.tally.note(s, action.cards, lead)
+            for e in events:
+                if e.kind == "discarded_fours" and e.seat is not None and e.n:
+                    self.tally.played[e.seat][FOUR] += e.n  # R5.4: thrown away, shown to the table
             if self.round.over:
                 events += self._finish_round()
             return events
@@ -405,6 +523,7 @@ class Match:
         self.laid_down = _empty()
         self.declared = [False] * 6
         self.round = None
+        self.tally = Tally()
         self.shown = []
 
     def _start_deal(self, debts: list[Debt]) -> list[Event]:
@@ -535,6 +654,13 @@ class Match:
             "leader": self.leader or 0,
             "counts": tuple(sum(h) if (s == seat or sum(h) <= 10) else None for s, h in enumerate(hands)),
             "totals": tuple(self.totals),
+            "sizes": tuple(sum(h) for h in hands),
+            "played": tuple(tuple(p) for p in self.tally.played),
+            "plain": tuple(self.tally.plain),
+            "padded": tuple(self.tally.padded),
+            "declined": tuple(tuple(ds) for ds in self.tally.declined),
+            "received": self._received(),
+            "laid_down": tuple(self.laid_down),
         }
         if rnd is None:
             return SeatView(
@@ -570,6 +696,31 @@ class Match:
             pile=tuple(rnd.pile),
             return_n=0,
         )
+
+    def _received(self) -> tuple[Counts, ...]:
+        """The cards each seat received before this round's first lead and still had at its start, as the table
+        was shown them: tribute (R10), 还贡 (R10.6), the 3 or 4 bought and the card paid for it (R8.2); what he
+        passed on (a 还贡 of a card just received) is taken off again."""
+        got = [_empty() for _ in range(6)]
+
+        def move(cards: Counts, giver: int | None, taker: int | None) -> None:
+            for r, n in enumerate(cards):
+                if taker is not None:
+                    got[taker][r] += n
+                if giver is not None:
+                    got[giver][r] = max(0, got[giver][r] - n)
+
+        for e in self.shown:
+            kind, seat, other = e["kind"], e.get("seat"), e.get("other")
+            cards = parse_cards(e["cards"]) if e.get("cards") else None
+            if kind.startswith("tribute_") or kind == "returned":
+                if cards is not None:
+                    move(cards, seat, other)
+            elif kind in ("bought_three", "bought_four") and seat is not None:
+                move(_one(0 if kind == "bought_three" else FOUR), other, seat)
+                if cards is not None:
+                    move(cards, seat, other)
+        return tuple(tuple(g) for g in got)
 
     def public_view(self) -> PublicView:
         rnd = self.round
@@ -672,6 +823,7 @@ class Match:
             "head": self.head,
             "declared": list(self.declared),
             "round": None if self.round is None else self.round.to_json(),
+            "tally": self.tally.to_json(),
             "shown": [dict(e) for e in self.shown],
             "totals": list(self.totals),
             "last_result": self.last_result,
@@ -698,6 +850,7 @@ class Match:
         m.head = d["head"]
         m.declared = list(d["declared"])
         m.round = None if d["round"] is None else Round.from_json(d["round"])
+        m.tally = Tally.from_json(d.get("tally"))  # states saved before it: an empty record
         m.shown = [dict(e) for e in d["shown"]]
         m.totals = list(d["totals"])
         # States saved before the last result replaced the whole list (and the log) still load.
