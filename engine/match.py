@@ -129,20 +129,16 @@ class SeatView:
     padded: tuple[int, ...] = ()
     received: tuple[Counts, ...] = ()
     laid_down: Counts = EMPTY
-    choices: tuple[tuple[Choice, ...], ...] = ()  # each seat's passes on opponents' plain plays, plain leads
+    declined: tuple[tuple[Declined, ...], ...] = ()  # the passes each seat made on opponents' plain plays
 
 
 @dataclass(frozen=True, slots=True)
-class Choice:
-    """A choice the table saw a seat make, and what it saw then: a pass on an opponent's play that was not gouji
-    (R4.2), or a lead of one rank alone. A player who holds a cheap answer usually plays it, and leads his
-    smallest rank first, so these tell something of his hand."""
+class Declined:
+    """A seat passed on an opponent's play that was not gouji (R4.2): what the table saw then. A player who
+    holds a cheap answer usually plays it, so a pass tells something of the hand."""
 
-    top: Counts | None  # the play passed on; None for a lead
-    cards: Counts | None  # the lead; None for a pass
-    owner_count: (
-        int | None
-    )  # the top play's owner's cards then, when the table showed them (报户, 10 or fewer)
+    top: Counts  # the play passed on
+    owner_count: int | None  # its owner's cards then, when the table showed them (报户, 10 or fewer)
     count: int  # the seat's own cards then (counted)
     free: bool  # 四户乱缠 then
     opened: bool  # the seat had opened (开点) then
@@ -151,51 +147,16 @@ class Choice:
 
 class Tally:
     """The public record of a round's plays, per seat (SeatView's ``played``, ``plain``, ``padded``,
-    ``choices``): the table saw each of them, so a player who counts knows it. Kept by the Match, not by the
+    ``declined``): the table saw each of them, so a player who counts knows it. Kept by the Match, not by the
     Round, so that the search's rollouts (thousands of Round copies a decision) do not carry it."""
 
-    __slots__ = ("choices", "padded", "plain", "played")
+    __slots__ = ("declined", "padded", "plain", "played")
 
     def __init__(self) -> None:
         self.played = [_empty() for _ in range(6)]
         self.plain = [0] * 6
         self.padded = [0] * 6
-        self.choices: list[list[Choice]] = [[] for _ in range(6)]
-
-    def before(self, rnd: Round, seat: int, action: Action) -> None:
-        """``seat`` is about to make ``action`` in ``rnd``: note a pass on an opponent's plain play, or a plain
-        lead (one rank, nothing attached, not a burner's)."""
-        top = rnd.top
-        if action.kind == PASS:
-            if (
-                top is None
-                or top.kind != NORMAL
-                or top.owner % 2 == seat % 2
-                or top.cards[SMALL]
-                or top.cards[BIG]
-            ):
-                return
-            n = sum(rnd.hands[top.owner])
-            owner_count = n if n <= 10 else None
-            cards = None
-        elif action.kind == PLAY and top is None and rnd.burner != seat and action.cards is not None:
-            cards = action.cards
-            if sum(1 for r in range(TWO) if cards[r]) != 1 or cards[TWO] or cards[SMALL] or cards[BIG]:
-                return
-            owner_count = None
-        else:
-            return
-        self.choices[seat].append(
-            Choice(
-                None if top is None else top.cards,
-                cards,
-                owner_count,
-                sum(rnd.hands[seat]),
-                rnd.free,
-                rnd.opened[seat],
-                tuple(self.played[seat]),
-            )
-        )
+        self.declined: list[list[Declined]] = [[] for _ in range(6)]
 
     def note(self, seat: int, cards: Counts, lead: bool) -> None:
         played = self.played[seat]
@@ -209,25 +170,40 @@ class Tally:
         elif lead:
             self.plain[seat] |= 1 << base
 
+    def note_pass(self, rnd: Round, seat: int) -> None:
+        """A pass by ``seat`` on the top play of ``rnd`` (before it is applied)."""
+        top = rnd.top
+        if (
+            top is None
+            or top.kind != NORMAL
+            or top.owner % 2 == seat % 2
+            or top.cards[SMALL]
+            or top.cards[BIG]
+        ):
+            return
+        n = sum(rnd.hands[top.owner])
+        self.declined[seat].append(
+            Declined(
+                top.cards,
+                n if n <= 10 else None,
+                sum(rnd.hands[seat]),
+                rnd.free,
+                rnd.opened[seat],
+                tuple(self.played[seat]),
+            )
+        )
+
     def to_json(self) -> dict[str, Any]:
         return {
             "played": [format_cards(h) for h in self.played],
             "plain": self.plain,
             "padded": self.padded,
-            "choices": [
+            "declined": [
                 [
-                    [
-                        _cards_or_none(c.top),
-                        _cards_or_none(c.cards),
-                        c.owner_count,
-                        c.count,
-                        c.free,
-                        c.opened,
-                        format_cards(c.played),
-                    ]
-                    for c in cs
+                    [format_cards(d.top), d.owner_count, d.count, d.free, d.opened, format_cards(d.played)]
+                    for d in ds
                 ]
-                for cs in self.choices
+                for ds in self.declined
             ],
         }
 
@@ -240,14 +216,9 @@ class Tally:
         if d:
             t.played = [list(cards(h)) for h in d["played"]]
             t.plain, t.padded = list(d["plain"]), list(d["padded"])
-            t.choices = [
-                [
-                    Choice(
-                        None if a is None else cards(a), None if b is None else cards(b), c, e, f, g, cards(h)
-                    )
-                    for a, b, c, e, f, g, h in cs
-                ]
-                for cs in d.get("choices", [])
+            t.declined = [
+                [Declined(cards(a), b, c, e, f, cards(g)) for a, b, c, e, f, g in ds]
+                for ds in d.get("declined", [])
             ] or [[] for _ in range(6)]
         return t
 
@@ -297,10 +268,6 @@ class PublicView:
     @property
     def round_over(self) -> bool:
         return self.phase == P_OVER
-
-
-def _cards_or_none(cards: Counts | None) -> str | None:
-    return None if cards is None else format_cards(cards)
 
 
 def _one(rank: int) -> Counts:
@@ -467,7 +434,8 @@ class Match:
         if self.phase == P_PLAY:
             assert self.round is not None
             lead = self.round.top is None
-            self.tally.before(self.round, s, action)
+            if action.kind == PASS:
+                self.tally.note_pass(self.round, s)
             events = self.round.apply(action)
             if action.cards is not None:
                 self.tally.note(s, action.cards, lead)
@@ -690,7 +658,7 @@ class Match:
             "played": tuple(tuple(p) for p in self.tally.played),
             "plain": tuple(self.tally.plain),
             "padded": tuple(self.tally.padded),
-            "choices": tuple(tuple(cs) for cs in self.tally.choices),
+            "declined": tuple(tuple(ds) for ds in self.tally.declined),
             "received": self._received(),
             "laid_down": tuple(self.laid_down),
         }

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from ..actions import YIELD, Action
 from ..cards import BIG, FOUR, FULL_DECK, NRANKS, SMALL, THREE, TWO
-from ..match import Choice, SeatView
+from ..match import Declined, SeatView
 from ..plays import GOUJI_THRESHOLD, shape_of
 from ..round import MEN, NORMAL, Round, Top, opposite
 from ..rules import Rules
@@ -92,10 +92,10 @@ class Sampler:
                 for r in range(TWO):
                     if void >> r & 1:
                         self.cap[t][r] = 0
-        if view.choices and view.played:
+        if view.declined and view.played:
             for t in self.others:
-                for c in view.choices[t]:
-                    for r, k in choice_caps(c, view.rules, view.played[t]):
+                for d in view.declined[t]:
+                    for r, k in declined_caps(d, view.rules, view.played[t]):
                         self.cap[t][r] = min(self.cap[t][r], k)
         self.barred = [sum(self.cap[t][r] < 99 for t in self.others) for r in range(NRANKS)]
 
@@ -200,84 +200,39 @@ class Sampler:
         return rnd
 
 
-def choice_caps(c: Choice, rules: Rules, played_now: Sequence[int]) -> list[tuple[int, int]]:
-    """What a choice the table saw tells of the hand, as (rank, at most this many now): the caps of a pass
-    (:func:`_pass_caps`) or of a lead (:func:`_lead_caps`), less what the seat has played of the rank since;
-    a rank he has since played more of than the choice allowed shows he does not play so, and tells nothing."""
-    caps = _lead_caps(c, rules) if c.top is None else _pass_caps(c, rules)
-    out = []
-    for r, k in caps:
-        left = k - (played_now[r] - c.played[r])
-        if left >= 0:
-            out.append((r, left))
-    return out
+def declined_caps(d: Declined, rules: Rules, played_now: Sequence[int]) -> list[tuple[int, int]]:
+    """What a pass on an opponent's plain play tells of the hand, as (rank, at most this many now).
 
-
-def _pass_caps(c: Choice, rules: Rules) -> list[tuple[int, int]]:
-    """Players answer a small play when it costs them little: the heuristic (engine/ai/policy.py) plays the
-    cheapest beating play whose cost is within its budget (6; +14 when the play's owner holds 6 cards or fewer,
-    +8 when the seat holds 8 or fewer, +4 in 四户乱缠), and m cards of one rank cost KEEP·m, +2 when that
-    splits the rank (−1 when it empties it). So a seat that passed held fewer than m cards of every rank whose
-    m cards cost at most the budget (less 2 for a base rank): of the base ranks above the play, of 2s (a
-    2-play), of small jokers (a joker play; big jokers it never spends on a play without jokers). Ranks that
-    would break a pure gouji an unopened seat keeps for its 开点 (R5.1), 3s under 憋三 and locked 4s (R8.1,
-    R5.4) tell nothing."""
-    assert c.top is not None
-    shape = shape_of(c.top)
+    Players answer a small play when it costs them little: the heuristic (engine/ai/policy.py) plays the
+    cheapest beating play whose cost is within its budget (6; +14 when the play's owner holds 6 cards or
+    fewer, +8 when the seat holds 8 or fewer, +4 in 四户乱缠), and m cards of one rank cost KEEP·m, +2 when
+    that splits the rank (−1 when it empties it). So a seat that passed held fewer than m cards of every rank
+    whose m cards cost at most the budget (less 2 for a base rank): of the base ranks above the play, of 2s (a
+    2-play), of small jokers (a joker play; big jokers it never spends on a play without jokers). Ranks that would break a pure gouji an unopened seat keeps for its 开点 (R5.1), 3s
+    under 憋三 and locked 4s (R8.1, R5.4) tell nothing; nor does a rank he has since played more of than the
+    pass allowed (he does not play so)."""
+    shape = shape_of(d.top)
     if shape is None or shape.nb or shape.nr or shape.v >= TWO:
         return []
     m = shape.size
     budget = 6.0
-    if c.owner_count is not None and c.owner_count <= 6:
+    if d.owner_count is not None and d.owner_count <= 6:
         budget += 14.0
-    if c.count <= 8:
+    if d.count <= 8:
         budget += 8.0
-    if c.free:
+    if d.free:
         budget += 4.0
-    guard = not c.opened and not c.free and rules.dian_gong
-    four_locked = rules.dian_si_active and not c.opened and not c.free
+    guard = not d.opened and not d.free and rules.dian_gong
+    four_locked = rules.dian_si_active and not d.opened and not d.free
     out = []
     for r in [*range(shape.v, TWO), TWO, SMALL]:
         if (r == THREE and rules.bie_san) or (r == FOUR and four_locked) or (guard and r in GOUJI_THRESHOLD):
             continue
         # A 2-play or a joker play costs its cards' worth alone (policy.cheapest_answer).
         if KEEP[r] * m + (2.0 if r < TWO else 0.0) <= budget:
-            out.append((r, m - 1))
-    return out
-
-
-def _lead_caps(c: Choice, rules: Rules) -> list[tuple[int, int]]:
-    """Players lead a whole rank, the smallest first, gouji last (the heuristic's lead_cards); an unopened seat
-    leads a pure gouji first, to open (R5.1). So a seat that led rank r alone held none of the ranks below r
-    that it could have led instead (a rank of gouji size excepted, unless r was of gouji size too), and, when it
-    had not opened and did not try to, no pure gouji at all. 3s under 憋三 and locked 4s (R8.1, R5.4) tell
-    nothing; nor does a lead of the whole hand."""
-    assert c.cards is not None
-    r = next(x for x in range(TWO) if c.cards[x])
-    k = c.cards[r]
-    if k >= c.count:
-        return []
-    guard = not c.opened and not c.free and rules.dian_gong
-    four_locked = rules.dian_si_active and not c.opened and not c.free
-    need = GOUJI_THRESHOLD.get(r)
-    gouji = need is not None and k >= need
-    if guard and gouji:
-        return []  # a lead to open: it says only that his other pure gouji were no better
-    out = []
-    for x in range(TWO):
-        if x == r or (x == THREE and rules.bie_san) or (x == FOUR and four_locked):
-            continue
-        need_x = GOUJI_THRESHOLD.get(x)
-        if need_x is None:
-            if x < r or gouji:
-                out.append((x, 0))  # he would have led it first
-        elif guard:
-            # No pure gouji (he would have led one to open), and of a smaller rank nothing (he would have led it).
-            out.append((x, 0 if x < r else need_x - 1))
-        elif x < r and gouji:
-            out.append(
-                (x, 0)
-            )  # led gouji while a smaller rank was there: only if that was gouji too, and larger
+            left = m - 1 - (played_now[r] - d.played[r])
+            if left >= 0:
+                out.append((r, left))
     return out
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from engine.ai import HeuristicPlayer, computer_action
-from engine.ai.sampler import Sampler, choice_caps, deck_of, round_from_view
+from engine.ai.sampler import Sampler, deck_of, declined_caps, round_from_view
 from engine.cards import NRANKS, THREE, parse_cards
 from engine.match import P_PLAY, Match
 from engine.round import Round
@@ -156,8 +156,8 @@ def test_a_seat_that_passed_on_a_cheap_answer_is_dealt_too_few_to_have_made_it()
                 if t == seat:
                     continue
                 caps: dict[int, int] = {}
-                for d in view.choices[t]:
-                    for r, k in choice_caps(d, QINGDAO, view.played[t]):
+                for d in view.declined[t]:
+                    for r, k in declined_caps(d, QINGDAO, view.played[t]):
                         caps[r] = min(k, caps.get(r, k))
                 if not caps:
                     continue
