@@ -10,7 +10,8 @@ other seats:
   many and the others share the rest, each more than 10, 报户);
 - cards a seat received in tribute, 还贡 or 买三 and has not played are his;
 - a seat that led a rank alone, or played it padded with 2s or jokers, is dealt no more of it while another
-  seat has room (players play a rank's cards together);
+  seat has room (players play a rank's cards together), and a seat that passed on an opponent's small play
+  fewer cards than would have answered it cheaply (:func:`declined_caps`);
 - a 闷 seat (R8.3) holds only 3s; under 憋三 every seat still in play keeps its 3s for its last play (R8.1),
   and nearly every seat has one (买三, R8.2), so each gets one 3 first while the pool has them;
 - a revolutionary's laid-down hand (R9.3) is set aside as the table saw it (a view without it: a phantom
@@ -204,32 +205,28 @@ def declined_caps(d: Declined, rules: Rules, played_now: Sequence[int]) -> list[
     """What a pass on an opponent's plain play tells of the hand, as (rank, at most this many now).
 
     Players answer a small play when it costs them little: the heuristic (engine/ai/policy.py) plays the
-    cheapest beating play whose cost is within its budget (6; +14 when the play's owner holds 6 cards or
-    fewer, +8 when the seat holds 8 or fewer, +4 in 四户乱缠), and m cards of one rank cost KEEP·m, +2 when
-    that splits the rank (−1 when it empties it). So a seat that passed held fewer than m cards of every rank
-    whose m cards cost at most the budget (less 2 for a base rank): of the base ranks above the play, of 2s (a
-    2-play), of small jokers (a joker play; big jokers it never spends on a play without jokers). Ranks that would break a pure gouji an unopened seat keeps for its 开点 (R5.1), 3s
-    under 憋三 and locked 4s (R8.1, R5.4) tell nothing; nor does a rank he has since played more of than the
-    pass allowed (he does not play so)."""
+    cheapest beating play whose cost is within its budget, 6 when nobody is near going out, and m cards of one
+    rank cost KEEP·m, +2 when that splits the rank (−1 when it empties it). So a seat that passed held fewer
+    than m cards of every rank above the play whose m cards cost at most 4. Only passes at that budget are
+    read: with the play's owner near going out, his own hand short or in 四户乱缠 the heuristic spends more
+    (2s, jokers), and a strong player's passes there are choices of its search (gouji-sim, 200 duplicate
+    rounds: +2.90 reading them too, +3.80 not). Ranks that would break a pure gouji an unopened seat keeps
+    for its 开点 (R5.1), 3s under 憋三 and locked 4s (R8.1, R5.4) tell nothing; nor does a rank he has since
+    played more of than the pass allowed (he does not play so)."""
     shape = shape_of(d.top)
     if shape is None or shape.nb or shape.nr or shape.v >= TWO:
         return []
+    if (d.owner_count is not None and d.owner_count <= 6) or d.count <= 8 or d.free:
+        return []
     m = shape.size
     budget = 6.0
-    if d.owner_count is not None and d.owner_count <= 6:
-        budget += 14.0
-    if d.count <= 8:
-        budget += 8.0
-    if d.free:
-        budget += 4.0
-    guard = not d.opened and not d.free and rules.dian_gong
-    four_locked = rules.dian_si_active and not d.opened and not d.free
+    guard = not d.opened and rules.dian_gong
+    four_locked = rules.dian_si_active and not d.opened
     out = []
-    for r in [*range(shape.v, TWO), TWO, SMALL]:
+    for r in range(shape.v, TWO):
         if (r == THREE and rules.bie_san) or (r == FOUR and four_locked) or (guard and r in GOUJI_THRESHOLD):
             continue
-        # A 2-play or a joker play costs its cards' worth alone (policy.cheapest_answer).
-        if KEEP[r] * m + (2.0 if r < TWO else 0.0) <= budget:
+        if KEEP[r] * m + 2.0 <= budget:
             left = m - 1 - (played_now[r] - d.played[r])
             if left >= 0:
                 out.append((r, left))
