@@ -208,15 +208,13 @@ def declined_caps(d: Declined, rules: Rules, played_now: Sequence[int]) -> list[
     cheapest beating play whose cost is within its budget, 6 when nobody is near going out, and m cards of one
     rank cost KEEP·m, +2 when that splits the rank (−1 when it empties it). So a seat that passed held fewer
     than m cards of every rank above the play whose m cards cost at most 4. Only passes at that budget are
-    read: with the play's owner near going out, his own hand short or in 四户乱缠 the heuristic spends more
-    (2s, jokers), and a strong player's passes there are choices of its search (gouji-sim, 200 duplicate
-    rounds: +2.90 reading them too, +3.80 not). Ranks that would break a pure gouji an unopened seat keeps
+    recorded (Tally.note_pass): with the play's owner near going out, his own hand short or in 四户乱缠 the
+    heuristic spends more (2s, jokers), and a strong player's passes there are choices of its search
+    (gouji-sim, 200 duplicate rounds: +2.90 reading them too, +3.80 not). Ranks that would break a pure gouji an unopened seat keeps
     for its 开点 (R5.1), 3s under 憋三 and locked 4s (R8.1, R5.4) tell nothing; nor does a rank he has since
     played more of than the pass allowed (he does not play so)."""
     shape = shape_of(d.top)
     if shape is None or shape.nb or shape.nr or shape.v >= TWO:
-        return []
-    if (d.owner_count is not None and d.owner_count <= 6) or d.count <= 8 or d.free:
         return []
     m = shape.size
     budget = 6.0
