@@ -27,6 +27,7 @@ LANGUAGES = ("en", "zh")
 # group pane lag behind the game.
 GROUP_MESSAGES_PER_MINUTE = 6000
 PRIVATE_MESSAGES_PER_3S = 3000
+SHUTDOWN_WAIT_S = 2.0
 
 
 class PlaygroundEmulator(TelegramEmulator):
@@ -101,6 +102,8 @@ class Playground:
             webhook_url=None,
             group_messages_per_minute=GROUP_MESSAGES_PER_MINUTE,
             private_messages_per_3s=PRIVATE_MESSAGES_PER_3S,
+            # Ctrl+C forgets the games: a message still queued is not worth the bot's 30 s wait at a stop.
+            shutdown_wait_s=SHUTDOWN_WAIT_S,
         )
 
     async def stop(self) -> None:

@@ -120,7 +120,7 @@ def test_without_a_token_the_command_serves_the_playground(tmp_path: Path) -> No
         cwd=tmp_path,  # no .env here
         env=env,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=(log := (tmp_path.parent / f"{tmp_path.name}.log").open("w")),
         text=True,
     )
     try:
@@ -154,7 +154,10 @@ def test_without_a_token_the_command_serves_the_playground(tmp_path: Path) -> No
             code = process.wait(15)
         except subprocess.TimeoutExpired:
             process.kill()
-            raise
+            log.close()
+            pytest.fail("Ctrl+C did not stop it within 15 s; its log:\n" + Path(log.name).read_text()[-3000:])
+        finally:
+            log.close()
     assert code == 0
 
 
