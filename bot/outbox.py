@@ -223,12 +223,15 @@ class Outbox:
         if chat_id not in self.blocked:
             self._put(_Job("delete", chat_id, message_id, text=instead or ""))
 
-    def drop_keyboard(self, chat_id: int, message_id: int) -> None:
-        """The message keeps its text and loses its buttons."""
+    def drop_keyboard(self, chat_id: int, message_id: int, tapped: str | None = None) -> None:
+        """The message keeps its text and loses its buttons; with ``tapped`` (a button's data, as JSON), only
+        while the keyboard it will show still holds that button: a double tap's out-of-date second tap had
+        stripped the next turn's keyboard, queued into the same message meanwhile (test_concurrency)."""
         shown = self._shown.get((chat_id, message_id))
         pending = self._edits.get((chat_id, message_id))
         if pending is not None:
-            pending.markup = None
+            if tapped is None or tapped in _content(pending.text, pending.markup)[1]:
+                pending.markup = None
         elif shown is not None:
             if shown[1]:
                 self.edit(chat_id, message_id, shown[0], None)

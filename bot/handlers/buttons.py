@@ -115,10 +115,11 @@ def _drop_buttons(context: ContextTypes.DEFAULT_TYPE, update: Update) -> None:
     if query is None or query.message is None or chat is None:
         return
     outbox = desk(context).outbox
+    tapped = json.dumps(query.data or "")
     shown = outbox.shows(chat.id, query.message.message_id)
-    if shown is not None and json.dumps(query.data or "") not in shown[1]:
+    if shown is not None and tapped not in shown[1]:
         return
-    outbox.drop_keyboard(chat.id, query.message.message_id)
+    outbox.drop_keyboard(chat.id, query.message.message_id, tapped)
 
 
 async def _act_at_once(
