@@ -1,18 +1,23 @@
 """The rules of 够级 (../shared/RULES.md) as a pure library: no I/O, no asyncio, no Telegram, no SQL."""
 
-from .actions import Action
+from .actions import Action, ActionKind
 from .cards import RANKS, CardError, format_cards, parse_cards
-from .events import Event
+from .events import Event, EventKind
 from .match import Match
 from .plays import beats_shape, is_gouji, is_pure_gouji, shape_of
-from .round import Debt, IllegalAction, Round, opposite
+from .refusals import IllegalAction
+from .round import Round
 from .rules import Rules
+from .seats import opposite
+from .tribute import Debt
 
 __all__ = [
     "Action",
+    "ActionKind",
     "CardError",
     "Debt",
     "Event",
+    "EventKind",
     "IllegalAction",
     "Match",
     "RANKS",

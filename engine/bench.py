@@ -14,7 +14,7 @@ import statistics
 import time
 
 from .cards import NRANKS
-from .plays import beats_shape, shape_of
+from .plays import Shape, beats_shape, shape_of
 from .round import Round
 from .rules import Rules
 
@@ -41,7 +41,9 @@ def bench_legal_actions(n: int, rules: Rules) -> tuple[list[float], list[float],
         random_round(rules, 10_000 + seed, positions, keep=0.08)
         seed += 1
     positions = positions[:n]
-    answer, lead, alls = [], [], []
+    answer: list[float] = []
+    lead: list[float] = []
+    alls: list[float] = []
     clock = time.perf_counter_ns
     for rnd in positions:
         t0 = clock()
@@ -54,7 +56,7 @@ def bench_legal_actions(n: int, rules: Rules) -> tuple[list[float], list[float],
 
 def bench_beats(n: int) -> float:
     rng = random.Random(1)
-    shapes = []
+    shapes: list[Shape] = []
     while len(shapes) < 2000:
         c = [0] * NRANKS
         for _ in range(rng.randint(1, 6)):
@@ -100,9 +102,9 @@ def bench_ai(rules: Rules, rounds: int) -> tuple[list[float], list[float], float
         m = Match(rules, seed)
         rng = random.Random(seed)
         while m.current_player is not None:
-            t0 = time.perf_counter_ns()
+            ns0 = time.perf_counter_ns()
             action = computer_action(m, player, rng)
-            decisions.append((time.perf_counter_ns() - t0) / 1000)
+            decisions.append((time.perf_counter_ns() - ns0) / 1000)
             m.apply(action)
     rollouts: list[float] = []
     for seed in range(rounds):

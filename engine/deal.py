@@ -1,4 +1,4 @@
-"""The deal of a match round (R1.3–R1.5, R5.2) and 买三/买四 (R8.2).
+"""The deal (R1.3–R1.5, R5.2) and 买三/买四 (R8.2).
 
 Each deal has its own RNG derived from the match seed, the round number and the redeal number, so any
 deal can be rebuilt alone. Besides the hands we keep, per seat, the cards still held that were naturally
@@ -10,13 +10,32 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .cards import BIG, FOUR, NRANKS, SMALL, THREE, TWO
-from .events import Event
+from .cards import BIG, FOUR, FULL_DECK, NRANKS, SMALL, THREE, TWO
+from .events import Event, EventKind
 from .plays import has_pure_gouji
-from .round import deal_hands, opposite
 from .rules import Rules
+from .seats import SEATS, opposite
 
 Hand = list[int]
+
+
+def deal_hands(rules: Rules, rng: random.Random, first: int = 0) -> list[list[int]]:
+    """R1.3 (R1.5 with zhangqiu: ten 3s and ten 4s removed, 33 cards to the first four seats from ``first``)."""
+    deck_counts = list(FULL_DECK)
+    if rules.zhangqiu:
+        deck_counts[THREE] -= 10
+        deck_counts[FOUR] -= 10
+    deck = [r for r in range(NRANKS) for _ in range(deck_counts[r])]
+    rng.shuffle(deck)
+    sizes = [33, 33, 33, 33, 32, 32] if rules.zhangqiu else [36] * 6
+    hands = [[0] * NRANKS for _ in SEATS]
+    pos = 0
+    for i, size in enumerate(sizes):
+        seat = (first + i) % 6
+        for r in deck[pos : pos + size]:
+            hands[seat][r] += 1
+        pos += size
+    return hands
 
 
 def deal_rng(seed: int, round_no: int, deal_no: int) -> random.Random:
@@ -57,7 +76,7 @@ def buy(rules: Rules, d: Deal, rank: int, dealt: list[Hand]) -> list[Event]:
     (the next seat first), paying a naturally dealt 2 (else B, else R); else a teammate who holds two or more
     gives one free; a buyer with nothing to pay goes to his teammates at once (S0 §7 "由同帮相助"). With
     nobody to give, he stays without one."""
-    kind = "bought_three" if rank == THREE else "bought_four"
+    kind: EventKind = "bought_three" if rank == THREE else "bought_four"
     events: list[Event] = []
     for i in range(6):
         s = (d.leader + i) % 6

@@ -1,12 +1,20 @@
-"""Plays: shape (R2.1), values (R2.3), beating (R2.4, R2.5) and 够级牌 (R3.1, R3.2)."""
+"""Plays: shape (R2.1), values (R2.3), beating (R2.4, R2.5), 够级牌 (R3.1, R3.2), and the play on the table
+(:class:`Top`: a plain play, a gouji or a 够死级, R3, R4.6)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from .cards import ACE, BIG, KING, NRANKS, QUEEN, SMALL, TEN, TWO, Counts
 from .rules import Rules
+
+# Kinds of a play on the table; GOUSI = 够死级 (R4.6, R9.4). One letter each: the round's JSON holds them.
+TopKind = Literal["n", "g", "d"]
+NORMAL: Final = "n"
+GOUJI: Final = "g"
+GOUSI: Final = "d"
 
 # R3.1: the least count (2s included) of a base rank that makes a gouji play.
 GOUJI_THRESHOLD = {TEN: 5, TEN + 1: 4, QUEEN: 3, KING: 2, ACE: 2}
@@ -44,6 +52,16 @@ def shape_of(cards: Counts) -> Shape | None:
     return Shape(size, nr, nb, 0, 0, -1, 0)
 
 
+@dataclass(frozen=True, slots=True)
+class Top:
+    """The play on the table: whose it is and what it is."""
+
+    owner: int
+    cards: Counts
+    kind: TopKind  # NORMAL, GOUJI or GOUSI
+    men: bool  # the owner kept only 3s: whoever beats this play 闷s him (R8.3)
+
+
 def beats_shape(new: Shape, old: Shape, two_big_kill_one: bool = False) -> bool:
     """R2.4: same size and, values sorted high to low, strictly higher at every position.
 
@@ -72,9 +90,9 @@ def is_gouji(s: Shape, rules: Rules) -> bool:
     return need is not None and s.n >= need
 
 
-def is_pure_gouji(s: Shape) -> bool:
-    """R3.2: the threshold reached by base cards alone, no 2s and no jokers."""
-    if s.nr or s.nb or s.twos or s.base < 0:
+def is_pure_gouji(s: Shape | None) -> bool:
+    """R3.2: the threshold reached by base cards alone, no 2s and no jokers (never so for None, no play)."""
+    if s is None or s.nr or s.nb or s.twos or s.base < 0:
         return False
     need = GOUJI_THRESHOLD.get(s.base)
     return need is not None and s.n >= need

@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable
 
-from .actions import Action
+from .actions import BURN, PLAY, Action
 from .cards import EMPTY, CardError, format_cards, parse_cards
-from .round import IllegalAction, Round
+from .refusals import IllegalAction
+from .round import Round
 from .rules import Rules
 
 
@@ -111,7 +112,7 @@ def _action(words: list[str], lineno: int) -> tuple[int, Action]:
             cards = parse_cards(" ".join(words[2:]))
         except CardError as e:
             raise TranscriptError(lineno, str(e)) from None
-        return seat, Action(verb, cards)
+        return seat, Action(PLAY if verb == "play" else BURN, cards)
     raise TranscriptError(lineno, f"cannot read action {' '.join(words)!r}")
 
 

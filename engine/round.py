@@ -4,80 +4,43 @@
 The state is a plain value: ``to_json()`` / ``from_json()`` round-trip to an equal state, and a deal plus the
 log of accepted actions rebuilds it exactly. ``apply`` validates first and mutates only when the action is
 legal, so an illegal action changes nothing.
+
+Here are the judge (``illegal_reason``) and the transitions. Beside them: the legal-action lists
+(engine/moves.py), places and scores (engine/scoring.py), the tribute a round leaves (engine/tribute.py), what
+a seat sees (engine/views.py) and the JSON form (engine/snapshot.py).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from .actions import BURN, PASS, PASS_ACTION, PLAY, YIELD, YIELD_ACTION, Action
-from .cards import (
-    BIG,
-    FOUR,
-    FULL_DECK,
-    NRANKS,
-    RANKS,
-    SMALL,
-    THREE,
-    TWO,
-    Counts,
-    format_cards,
-)
+from . import moves, scoring, snapshot, views
+from .actions import BURN, PASS, PLAY, YIELD, Action
+from .cards import BIG, FOUR, NRANKS, RANKS, SMALL, THREE, TWO, Counts, format_cards
+from .deal import deal_hands
 from .events import Event
-from .plays import Shape, beats_shape, counts_of, has_pure_gouji, is_gouji, is_pure_gouji, shape_of
-from .refusals import Refusal, missing
-from .rules import DEBT_KINDS, Rules
+from .plays import (
+    GOUJI,
+    GOUSI,
+    NORMAL,
+    Shape,
+    Top,
+    TopKind,
+    beats_shape,
+    has_pure_gouji,
+    is_gouji,
+    is_pure_gouji,
+    shape_of,
+)
+from .refusals import IllegalAction, Refusal, does_not_beat, missing
+from .rules import Rules
+from .scoring import PLACE_NAMES, PLACE_POINTS
+from .seats import SEATS, opposite
+from .tribute import Debt, owed
 
-SEATS = range(6)
-PLACE_POINTS = (4, 2, 0, 0, -2, -4)  # R11.1: 头科, 二科, 三科, 四科, 二落, 大落
-PLACE_NAMES = ("头科", "二科", "三科", "四科", "二落", "大落")
-
-NORMAL, GOUJI, GOUSI = "n", "g", "d"  # kinds of a play on the table; GOUSI = 够死级 (R4.6, R9.4)
-MEN, HU = "men", "hu"  # ways to die: 闷 (R8.3) and 烧糊 (R6.7)
-
-
-def opposite(seat: int) -> int:
-    """对头 (R1.1)."""
-    return (seat + 3) % 6
-
-
-def _does_not_beat(cards: Counts, top: Counts) -> Refusal:
-    """R2.4: a play beats only one of as many cards (R2.5's 二杀一 aside)."""
-    return Refusal(
-        "does_not_beat",
-        f"{format_cards(cards)} does not beat {format_cards(top)}",
-        cards=cards,
-        top=top,
-        size=sum(top),
-    )
-
-
-class IllegalAction(ValueError):
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-@dataclass(frozen=True, slots=True)
-class Top:
-    owner: int
-    cards: Counts
-    kind: str  # NORMAL, GOUJI or GOUSI
-    men: bool  # the owner kept only 3s: whoever beats this play 闷s him (R8.3)
-
-
-@dataclass(frozen=True, slots=True)
-class Debt:
-    payer: int
-    receiver: int
-    n: int
-    kind: str  # quan dian shao men luo
-
-    def __str__(self) -> str:
-        return f"{self.payer}>{self.receiver}:{self.n}:{self.kind}"
+MEN: Final = "men"  # ways to die: 闷 (R8.3)
+HU: Final = "hu"  # and 烧糊 (R6.7)
 
 
 class Round:
@@ -225,100 +188,39 @@ class Round:
 
     @property
     def places(self) -> list[int | None]:
-        """Seats in places 1–6 (头科 … 大落); None while undecided."""
-        places: list[int | None] = [None] * 6
-        slots = list(range(6))
-        r = self.revolted
-        if r is not None:
-            # R9.3: 四科, or 三科 when his teammates took 头科 and 二科; until that is known, keep 四科 free.
-            teammates_first = len(self.out) >= 2 and self.out[0] % 2 == self.out[1] % 2 == r % 2
-            rpos = 2 if teammates_first else 3
-            if len(self.out) >= 2 or self.over:
-                places[rpos] = r
-            slots.remove(rpos)
-        for i, s in enumerate(self.out):
-            places[slots[i]] = s
-        for i, (s, _) in enumerate(self.dead):
-            places[slots[-1 - i]] = s
-        if self.over:
-            last = self.out[-1] if self.out else 0
-            rest = [s for s in SEATS if self.active(s)]
-            rest.sort(key=lambda s: (sum(self.hands[s]), (s - last - 1) % 6))  # R7.3
-            empty = [i for i in slots if places[i] is None]
-            for i, s in zip(empty, rest, strict=False):
-                places[i] = s
-        return places
+        """Seats in places 1–6 (头科 … 大落); None while undecided (engine/scoring.py)."""
+        return scoring.places(self)
+
+    def final_places(self) -> list[int]:
+        """The seats by place once the round is over, 头科 first; ValueError before (engine/scoring.py)."""
+        return scoring.final_places(self)
 
     def circled(self) -> bool:
-        """R7.4 串三户: one team took 头科, 二科 and 三科."""
-        p = self.places
-        return None not in p[:3] and p[0] % 2 == p[1] % 2 == p[2] % 2  # type: ignore[operator]
+        """R7.4 串三户: one team took 头科, 二科 and 三科 (a revolutionary counts as 三科, R9.3)."""
+        first = [s for s in self.places[:3] if s is not None]
+        return len(first) == 3 and scoring.circled(first)
 
     def scores(self) -> list[int] | None:
         """R11.1 per seat; None before the round ends."""
-        if not self.over:
-            return None
-        factor = 2 if self.circled() else 1
-        result = [0] * 6
-        for place, s in enumerate(self.places):
-            if s is not None:
-                result[s] = PLACE_POINTS[place] * factor
-        return result
+        return scoring.place_scores(self.final_places()) if self.over else None
 
     def debts(self) -> list[Debt]:
         """Tribute owed (R5.5, R5.6, R6.6, R7.4, R8.3, R10.2), teammates' debts waived (R10.4).
 
         烧贡 and 闷贡 count from the moment they arise; 圈贡, 点贡 and 落贡 once the round has ended.
         """
-        owed: list[Debt] = list(self.arisen)
-        if self.over:
-            places = self.places
-            if self.rules.dian_gong:
-                for a in range(3):
-                    owed += dian_debts(a, self.opened, self.declared, self.rules.xuan_dian_active)
-            owed += [Debt(places[5], places[0], 2, "luo"), Debt(places[4], places[1], 1, "luo")]  # type: ignore[arg-type]
-            if self.circled():
-                # R7.4/R10.2: each circled player gives 1 to his 对头 and pays no other tribute.
-                team = places[5] % 2  # type: ignore[operator]
-                owed = [d for d in owed if d.payer % 2 != team]
-                owed += [Debt(s, opposite(s), 1, "quan") for s in SEATS if s % 2 == team]
-        merged: dict[tuple[str, int, int], int] = {}
-        for d in owed:
-            if d.payer % 2 != d.receiver % 2 and d.n > 0:
-                key = (d.kind, d.payer, d.receiver)
-                merged[key] = merged.get(key, 0) + d.n
-        order = {k: i for i, k in enumerate(DEBT_KINDS)}
-        keys = sorted(merged, key=lambda k: (order[k[0]], k[1], k[2]))
-        return [Debt(p, r, merged[(k, p, r)], k) for k, p, r in keys]
+        places = self.final_places() if self.over else None
+        circled = places is not None and scoring.circled(places)
+        return owed(self.rules, self.arisen, places, circled, self.opened, self.declared)
 
     def hand(self, s: int) -> Counts:
         return tuple(self.hands[s])
 
-    def legal_actions(self) -> list[Action]:
-        """Legal actions of the seat to act.
-
-        Answering, the list is complete: pass, yield, every play and every burn that beats the top play (each
-        distinct multiset once, so 2s and jokers are attached in every way that makes a different play). Leading,
-        listing every subset would explode, so the list holds the plain leads (one rank, no 2s or jokers attached,
-        plus plain 2-plays and joker plays); :meth:`leads` generates them all and :meth:`is_legal` judges any.
-        A burner who must lead again gets his complete list, since each of his leads must carry a joker.
-        """
-        s = self.current_player
-        if s is None:
-            return []
-        if self.top is None:
-            if self.burner == s:
-                return list(self.leads())
-            return [Action(PLAY, c) for c in self._plain_leads(s)]
-        return self._answers(s)
-
-    def all_legal_actions(self) -> Iterator[Action]:
-        s = self.current_player
-        if s is None:
-            return iter(())
-        if self.top is None:
-            return self.leads()
-        return iter(self._answers(s))
+    # The legal-action lists (engine/moves.py), bound as methods: a method calling them would add a call to
+    # every listing, and the search lists moves in every rollout.
+    legal_actions = moves.legal_actions
+    all_legal_actions = moves.all_legal_actions
+    leads = moves.leads
 
     def is_legal(self, action: Action) -> bool:
         return self.illegal_reason(action) is None
@@ -368,7 +270,7 @@ class Round:
                 cards=cards,
                 missing=missing(hand, cards),
             )
-        reason = self._card_rules_reason(s, cards, shape, top is None)
+        reason = self.card_rules_reason(s, cards, shape, top is None)
         if reason:
             return reason
         if action.kind == BURN:
@@ -378,9 +280,11 @@ class Round:
                 return Refusal("no_burn_free", "no burning in 四户乱缠")
             if not self.may_burn(s):
                 return self._why_no_burn(s)
-            if not beats_shape(shape, shape_of(top.cards), self.rules.two_big_kill_one):  # type: ignore[arg-type]
-                return _does_not_beat(cards, top.cards)
-            if self.rules.burn_feasibility and not self._can_finish(
+            old = shape_of(top.cards)
+            assert old is not None
+            if not beats_shape(shape, old, self.rules.two_big_kill_one):
+                return does_not_beat(cards, top.cards)
+            if self.rules.burn_feasibility and not self.can_finish(
                 s, cards, self.opened[s] or is_pure_gouji(shape)
             ):
                 return Refusal(
@@ -394,7 +298,7 @@ class Round:
                     return Refusal(
                         "burn_needs_joker", "while burning, every lead but the last must carry a joker"
                     )
-                if self.rules.burn_feasibility and not self._can_finish(s, cards, self.opened[s]):
+                if self.rules.burn_feasibility and not self.can_finish(s, cards, self.opened[s]):
                     return Refusal(
                         "burn_rest_unfinishable", "the rest of your hand could not finish the burn"
                     )
@@ -405,8 +309,10 @@ class Round:
             return Refusal(
                 "only_duitou_answers", "only the 对头 may answer a gouji play; others may only burn it"
             )
-        if not beats_shape(shape, shape_of(top.cards), self.rules.two_big_kill_one):  # type: ignore[arg-type]
-            return _does_not_beat(cards, top.cards)
+        old = shape_of(top.cards)
+        assert old is not None
+        if not beats_shape(shape, old, self.rules.two_big_kill_one):
+            return does_not_beat(cards, top.cards)
         return None
 
     def _why_no_burn(self, s: int) -> Refusal:
@@ -422,7 +328,8 @@ class Round:
             return Refusal("wutou_cannot_burn", "无头: you cannot burn")
         return Refusal("burn_needs_open", "only an opened player may burn")
 
-    def _card_rules_reason(self, s: int, cards: Counts, shape: Shape, leading: bool) -> Refusal | None:
+    def card_rules_reason(self, s: int, cards: Counts, shape: Shape, leading: bool) -> Refusal | None:
+        """What R2.6, R8.1 and R5.4 say of ``cards`` as s's play, whatever is on the table."""
         rules = self.rules
         if shape.base >= 0 and shape.twos and not rules.tie_two:
             return Refusal("tie_two_off", "2s may not be attached (tie_two is off)")
@@ -440,7 +347,7 @@ class Round:
                 return Refusal("four_after_open", "open the point (开点) before you play 4s")
         return None
 
-    def _can_finish(self, s: int, cards: Counts, opened: bool) -> bool:
+    def can_finish(self, s: int, cards: Counts, opened: bool) -> bool:
         """R6.3 burn_feasibility: after ``cards`` the rest of the hand can be led out, every lead but the last
         carrying a joker (K: distinct ranks − jokers ≤ 1, or the rest is a single play)."""
         rules = self.rules
@@ -459,127 +366,6 @@ class Round:
             groups += 1  # the 2s make a lead of their own
         # The forced last group (3s, or 4s before opening) is the one jokerless lead; jokers alone make a lead.
         return groups == 0 or jokers >= groups - 1
-
-    # ----------------------------------------------------------------- legal action lists
-
-    def _answers(self, s: int) -> list[Action]:
-        top = self.top
-        assert top is not None
-        acts = [PASS_ACTION]
-        if self.illegal_reason(YIELD_ACTION) is None:
-            acts.append(YIELD_ACTION)
-        old = shape_of(top.cards)
-        assert old is not None
-        answer = self.may_answer(s)
-        burn = self.may_burn(s)
-        if not (answer or burn):
-            return acts
-        plays = self._beating(s, old)
-        if answer:
-            acts.extend(Action(PLAY, c) for c in plays)
-        if burn:
-            if self.rules.burn_feasibility:
-                opened = self.opened[s]
-                plays = [c for c in plays if self._can_finish(s, c, opened or is_pure_gouji(shape_of(c)))]  # type: ignore[arg-type]
-            acts.extend(Action(BURN, c) for c in plays)
-        return acts
-
-    def _beating(self, s: int, old: Shape) -> list[Counts]:
-        """Every distinct play in s's hand that beats ``old`` (R2.4, R2.5) and obeys R2.6, R5.4, R8.1."""
-        hand = self.hands[s]
-        rules = self.rules
-        m = old.size
-        big, small, twos = hand[BIG], hand[SMALL], hand[TWO]
-        max_t = twos if rules.tie_two else 0
-        four_ok = self.opened[s] or not rules.dian_si_active or self.free
-        out: list[Counts] = []
-
-        def normals(rest: int, min_v: int, nb: int, nr: int) -> None:
-            # 2-play (value 13), then base plays of rank r (value r + 1).
-            if rest <= twos and min_v < 13:
-                out.append(counts_of(-1, 0, rest, nb, nr))
-            for r in range(min_v, 12):
-                c = hand[r]
-                if not c:
-                    continue
-                if r == THREE and rules.bie_san:
-                    if c == rest and sum(hand) == rest and not nb and not nr:
-                        out.append(counts_of(r, c, 0, 0, 0))
-                    continue
-                if r == FOUR and not four_ok:
-                    continue
-                for t in range(max(0, rest - c), min(max_t, rest - 1) + 1):
-                    out.append(counts_of(r, rest - t, t, nb, nr))
-
-        if old.nr == 0:
-            for nr in range(old.nb, min(big, m) + 1):
-                for nb in range(min(small, m - nr) + 1):
-                    rest = m - nr - nb
-                    if rest == 0:
-                        out.append(counts_of(-1, 0, 0, nb, nr))
-                    elif old.n:
-                        normals(rest, old.v, nb, nr)
-        elif rules.two_big_kill_one and old.nr == 1 and big >= 2 and small >= old.nb:
-            # R2.5: one more R, the same B, and the non-joker part again (none under a joker-only play).
-            if old.n:
-                normals(old.n, old.v, old.nb, 2)
-            else:
-                out.append(counts_of(-1, 0, 0, old.nb, 2))
-        return out
-
-    def _plain_leads(self, s: int) -> list[Counts]:
-        hand = self.hands[s]
-        out: list[Counts] = []
-        for r in range(NRANKS):
-            c = hand[r]
-            for k in range(1, c + 1):
-                cards = [0] * NRANKS
-                cards[r] = k
-                t = tuple(cards)
-                if self._card_rules_reason(s, t, shape_of(t), True) is None:  # type: ignore[arg-type]
-                    out.append(t)
-        if hand[SMALL] and hand[BIG]:
-            for nb in range(1, hand[SMALL] + 1):
-                for nr in range(1, hand[BIG] + 1):
-                    out.append(counts_of(-1, 0, 0, nb, nr))
-        return out
-
-    def leads(self, rank: int | None = None) -> Iterator[Action]:
-        """Every legal lead of the seat to act, rank by rank (base rank, then 2-plays, then joker plays), or only
-        those built on ``rank`` (an index into RANKS; 12 = 2-plays, 13/14 = joker plays)."""
-        s = self.current_player
-        if s is None or self.top is not None:
-            return
-        hand = self.hands[s]
-        twos, small, big = hand[TWO], hand[SMALL], hand[BIG]
-        max_t = twos if self.rules.tie_two else 0
-        ranks = range(14) if rank is None else [min(rank, 13)]
-        for r in ranks:
-            if r < 12:
-                if not hand[r]:
-                    continue
-                tmax = max_t
-                for k in range(1, hand[r] + 1):
-                    for t in range(tmax + 1):
-                        for nb in range(small + 1):
-                            for nr in range(big + 1):
-                                a = Action(PLAY, counts_of(r, k, t, nb, nr))
-                                if self.illegal_reason(a) is None:
-                                    yield a
-            elif r == 12:
-                for t in range(1, twos + 1):
-                    for nb in range(small + 1):
-                        for nr in range(big + 1):
-                            a = Action(PLAY, counts_of(-1, 0, t, nb, nr))
-                            if self.illegal_reason(a) is None:
-                                yield a
-            else:
-                for nb in range(small + 1):
-                    for nr in range(big + 1):
-                        if nb + nr:
-                            a = Action(PLAY, counts_of(-1, 0, 0, nb, nr))
-                            if self.illegal_reason(a) is None:
-                                yield a
 
     # ----------------------------------------------------------------- applying
 
@@ -631,7 +417,7 @@ class Round:
         elif top is not None and self.burner is not None and top.owner == self.burner:
             events.append(Event("burn_broken", self.burner, other=s))  # R6.4 解烧
             self.burner, self.burn_victim, self.burn_stake = None, None, 0
-        kind = NORMAL
+        kind: TopKind = NORMAL
         if not self.free and is_gouji(shape, self.rules):
             kind = GOUJI
             if self.gousi_left[s]:
@@ -688,7 +474,7 @@ class Round:
         assert top is not None
         w = top.owner
         events.append(Event("trick_won", w, top.cards))
-        if not self.free and not self.opened[w] and is_pure_gouji(shape_of(top.cards)):  # type: ignore[arg-type]
+        if not self.free and not self.opened[w] and is_pure_gouji(shape_of(top.cards)):
             self.opened[w] = True  # R5.1
             events.append(Event("opened", w))
         self.top = None
@@ -753,82 +539,17 @@ class Round:
     # ----------------------------------------------------------------- views and values
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """What a player at ``seat`` may see: his own hand; of the others only what the table shows.
-
-        Card counts of other players are shown when 10 or fewer (报户), else as None.
-        """
-        counts = [sum(h) for h in self.hands]
-        top = self.top
-        return {
-            "seat": seat,
-            "hand": format_cards(self.hands[seat]),
-            "counts": [c if s == seat or c <= 10 else None for s, c in enumerate(counts)],
-            "current": self.current_player,
-            "top": None
-            if top is None
-            else {"owner": top.owner, "cards": format_cards(top.cards), "kind": top.kind},
-            "passed": list(self.bound),
-            "opened": list(self.opened),
-            "natural": list(self.natural),
-            "free": self.free,
-            "places": self.places,
-            "burner": self.burner,
-            "over": self.over,
-            "scores": self.scores(),
-        }
+        """What a player at ``seat`` may see, as plain JSON values (engine/views.py)."""
+        return views.round_observation(self, seat)
 
     def to_json(self) -> dict[str, Any]:
-        top = self.top
-        return {
-            "rules": self.rules.to_dict(),
-            "hands": [format_cards(h) for h in self.hands],
-            "pile": format_cards(self.pile),
-            "opened": list(self.opened),
-            "natural": list(self.natural),
-            "declared": list(self.declared),
-            "out": list(self.out),
-            "dead": [[s, how] for s, how in self.dead],
-            "revolted": self.revolted,
-            "gousi_left": list(self.gousi_left),
-            "free": self.free,
-            "top": None if top is None else [top.owner, format_cards(top.cards), top.kind, top.men],
-            "bound": list(self.bound),
-            "queue": list(self.queue),
-            "yielder": self.yielder,
-            "yielder_back": self.yielder_back,
-            "burn": [self.burner, self.burn_victim, self.burn_stake],
-            "arisen": [str(d) for d in self.arisen],
-            "over": self.over,
-            "current": self.current,
-        }
+        """The state as plain JSON values (engine/snapshot.py)."""
+        return snapshot.round_to_json(self)
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Round:
-        from .cards import parse_cards
-
-        def cards(text: str) -> list[int]:
-            return [0] * NRANKS if text == "-" else list(parse_cards(text))
-
-        rnd = cls(Rules.from_dict(d["rules"]), [cards(h) for h in d["hands"]], d["current"])
-        rnd.pile = cards(d["pile"])
-        rnd.opened = list(d["opened"])
-        rnd.natural = list(d["natural"])
-        rnd.declared = list(d["declared"])
-        rnd.out = list(d["out"])
-        rnd.dead = [(s, how) for s, how in d["dead"]]
-        rnd.revolted = d["revolted"]
-        rnd.gousi_left = list(d["gousi_left"])
-        rnd.free = d["free"]
-        t = d["top"]
-        rnd.top = None if t is None else Top(t[0], tuple(cards(t[1])), t[2], t[3])
-        rnd.bound = list(d["bound"])
-        rnd.queue = list(d["queue"])
-        rnd.yielder = d["yielder"]
-        rnd.yielder_back = d["yielder_back"]
-        rnd.burner, rnd.burn_victim, rnd.burn_stake = d["burn"]
-        rnd.arisen = [_parse_debt(x) for x in d["arisen"]]
-        rnd.over = d["over"]
-        return rnd
+        """The state of :meth:`to_json` read back."""
+        return snapshot.round_from_json(cls, d)
 
     def clone(self) -> Round:
         """An independent copy, cheap enough for search rollouts (issue 16): the mutable lists are copied, the
@@ -851,58 +572,21 @@ class Round:
         return f"<Round current={self.current_player} top={self.top} hands={hands}>"
 
 
-def _parse_debt(text: str) -> Debt:
-    head, n, kind = text.split(":")
-    payer, receiver = head.split(">")
-    return Debt(int(payer), int(receiver), int(n), kind)
-
-
-# R5.6 (S3): 点贡 between 对头 A and B by who declared and who opened: (A pays, B pays).
-_DIAN_TABLE: dict[tuple[bool, bool, bool, bool], tuple[int, int]] = {}
-for _a_open in (True, False):
-    for _b_open in (True, False):
-        _DIAN_TABLE[(False, False, _a_open, _b_open)] = (int(not _a_open), int(not _b_open))
-        _DIAN_TABLE[(True, True, _a_open, _b_open)] = (
-            (0, 4) if (_a_open and not _b_open) else (4, 0) if (_b_open and not _a_open) else (2, 2)
-        )
-_DIAN_TABLE.update(
-    {
-        (True, False, True, False): (0, 3),
-        (True, False, False, False): (1, 2),
-        (True, False, True, True): (2, 0),
-        (True, False, False, True): (3, 0),
-    }
-)
-for (_da, _db, _ao, _bo), (_pa, _pb) in list(_DIAN_TABLE.items()):
-    if _da and not _db:
-        _DIAN_TABLE[(False, True, _bo, _ao)] = (_pb, _pa)
-
-
-def dian_debts(a: int, opened: list[bool], declared: list[bool], xuan_dian: bool) -> list[Debt]:
-    """R5.5/R5.6: the 点贡 between seat a and his 对头."""
-    b = opposite(a)
-    da, db = (declared[a], declared[b]) if xuan_dian else (False, False)
-    pa, pb = _DIAN_TABLE[(da, db, opened[a], opened[b])]
-    return [Debt(a, b, pa, "dian"), Debt(b, a, pb, "dian")]
-
-
-def deal_hands(rules: Rules, rng: random.Random, first: int = 0) -> list[list[int]]:
-    """R1.3 (R1.5 with zhangqiu: ten 3s and ten 4s removed, 33 cards to the first four seats from ``first``)."""
-    deck_counts = list(FULL_DECK)
-    if rules.zhangqiu:
-        deck_counts[THREE] -= 10
-        deck_counts[FOUR] -= 10
-    deck = [r for r in range(NRANKS) for _ in range(deck_counts[r])]
-    rng.shuffle(deck)
-    sizes = [33, 33, 33, 33, 32, 32] if rules.zhangqiu else [36] * 6
-    hands = [[0] * NRANKS for _ in SEATS]
-    pos = 0
-    for i, size in enumerate(sizes):
-        seat = (first + i) % 6
-        for r in deck[pos : pos + size]:
-            hands[seat][r] += 1
-        pos += size
-    return hands
-
-
-__all__ = ["Round", "IllegalAction", "Debt", "Top", "opposite", "RANKS", "deal_hands", "PLACE_NAMES"]
+# What may be imported from here (callers outside engine/ import some of these); a name that lives in another
+# module says which.
+__all__ = [
+    "Debt",  # engine.tribute
+    "GOUJI",  # engine.plays
+    "GOUSI",
+    "HU",
+    "IllegalAction",  # engine.refusals
+    "MEN",
+    "NORMAL",
+    "PLACE_NAMES",  # engine.scoring
+    "PLACE_POINTS",
+    "RANKS",  # engine.cards
+    "Round",
+    "Top",  # engine.plays
+    "deal_hands",  # engine.deal
+    "opposite",  # engine.seats
+]

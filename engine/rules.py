@@ -66,7 +66,8 @@ class Rules:
             return replace(self, tribute_order=order)
         if not isinstance(value, bool):
             raise ValueError(f"{key} takes on or off")
-        return replace(self, **{key: value})
+        change: dict[str, Any] = {key: value}  # a bool field, by the name checked above
+        return replace(self, **change)
 
     def to_dict(self) -> dict[str, Any]:
         # Every saved move writes the rules twice (the match's and the round's): dataclasses.asdict was a

@@ -24,14 +24,14 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from tqdm import tqdm
 
 from .ai import computer_action, make_player
 from .match import Match
-from .round import PLACE_NAMES
 from .rules import Rules
+from .scoring import PLACE_NAMES
 
 
 @dataclass
@@ -106,16 +106,18 @@ def play_match(
                 if last is not None and last.searched:
                     searched[seat % 2].append(dt)
             for e in match.apply(action):
-                if e.kind == "burned":
-                    stats[e.seat % 2].burns += 1  # type: ignore[operator]
-                elif e.kind == "burn_won":
-                    stats[e.seat % 2].burns_won += 1  # type: ignore[operator]
-                elif e.kind == "laid_down":
-                    stats[e.seat % 2].revolutions += 1  # type: ignore[operator]
-                elif e.kind == "men":
-                    stats[e.seat % 2].men += 1  # type: ignore[operator]
-                elif e.kind == "redeal":
+                if e.kind == "redeal":
                     redeals += 1
+                elif e.seat is None:
+                    continue
+                elif e.kind == "burned":
+                    stats[e.seat % 2].burns += 1
+                elif e.kind == "burn_won":
+                    stats[e.seat % 2].burns_won += 1
+                elif e.kind == "laid_down":
+                    stats[e.seat % 2].revolutions += 1
+                elif e.kind == "men":
+                    stats[e.seat % 2].men += 1
         res = match.last_result
         assert res is not None
         for team in (0, 1):
@@ -215,7 +217,7 @@ def simulate(
     return result
 
 
-def _interim(records: list[MatchRecord], team_a: str, team_b: str, start: float, bar: tqdm) -> None:  # type: ignore[type-arg]
+def _interim(records: list[MatchRecord], team_a: str, team_b: str, start: float, bar: tqdm[NoReturn]) -> None:
     """A line on stderr with the figures so far (a long run stopped early still leaves them)."""
     by_seed: dict[int, list[float]] = {}
     for rec in records:

@@ -1,16 +1,102 @@
-"""进贡 before a round's first lead (R10): paying the previous round's debts, 抗贡, and the 还贡 owed back."""
+"""Tribute (R10): the debts a round leaves (:class:`Debt`; 点贡 R5.5/R5.6, 烧贡 R6.6, 闷贡 R8.3, 落贡 and 圈贡
+R10.2, teammates' debts waived R10.4), and their paying before the next round's first lead: 抗贡 (R10.5) and
+the 还贡 owed back (R10.6)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import BIG, NRANKS, SMALL, TWO
-from .events import Event
-from .round import Debt
-from .rules import Rules
+from .events import Event, EventKind
+from .rules import DEBT_KINDS, Rules
+from .seats import SEATS, opposite
 
 Hand = list[int]
 TRIBUTE_RANKS = (BIG, SMALL, TWO)  # R10.3: highest first
+_PAID: dict[str, EventKind] = {
+    "quan": "tribute_quan",
+    "dian": "tribute_dian",
+    "shao": "tribute_shao",
+    "men": "tribute_men",
+    "luo": "tribute_luo",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Debt:
+    """``payer`` owes ``receiver`` ``n`` cards of tribute of ``kind`` (quan dian shao men luo, R10.1)."""
+
+    payer: int
+    receiver: int
+    n: int
+    kind: str
+
+    def __str__(self) -> str:
+        return f"{self.payer}>{self.receiver}:{self.n}:{self.kind}"  # engine.notation.parse_debt reads it
+
+
+# R5.6 (S3): 点贡 between 对头 A and B by who declared and who opened: (A pays, B pays).
+_DIAN_TABLE: dict[tuple[bool, bool, bool, bool], tuple[int, int]] = {}
+for _a_open in (True, False):
+    for _b_open in (True, False):
+        _DIAN_TABLE[(False, False, _a_open, _b_open)] = (int(not _a_open), int(not _b_open))
+        _DIAN_TABLE[(True, True, _a_open, _b_open)] = (
+            (0, 4) if (_a_open and not _b_open) else (4, 0) if (_b_open and not _a_open) else (2, 2)
+        )
+_DIAN_TABLE.update(
+    {
+        (True, False, True, False): (0, 3),
+        (True, False, False, False): (1, 2),
+        (True, False, True, True): (2, 0),
+        (True, False, False, True): (3, 0),
+    }
+)
+for (_da, _db, _ao, _bo), (_pa, _pb) in list(_DIAN_TABLE.items()):
+    if _da and not _db:
+        _DIAN_TABLE[(False, True, _bo, _ao)] = (_pb, _pa)
+
+
+def dian_debts(a: int, opened: Sequence[bool], declared: Sequence[bool], xuan_dian: bool) -> list[Debt]:
+    """R5.5/R5.6: the 点贡 between seat a and his 对头."""
+    b = opposite(a)
+    da, db = (declared[a], declared[b]) if xuan_dian else (False, False)
+    pa, pb = _DIAN_TABLE[(da, db, opened[a], opened[b])]
+    return [Debt(a, b, pa, "dian"), Debt(b, a, pb, "dian")]
+
+
+def owed(
+    rules: Rules,
+    arisen: Sequence[Debt],
+    places: Sequence[int] | None,
+    circled: bool,
+    opened: Sequence[bool],
+    declared: Sequence[bool],
+) -> list[Debt]:
+    """Tribute owed (R5.5, R5.6, R6.6, R7.4, R8.3, R10.2), teammates' debts waived (R10.4), merged per kind,
+    payer and receiver and ordered by kind, then payer, then receiver.
+
+    烧贡 and 闷贡 (``arisen``) count from the moment they arise; 圈贡, 点贡 and 落贡 once the round has ended
+    (``places``, the final places, None before)."""
+    debts: list[Debt] = list(arisen)
+    if places is not None:
+        if rules.dian_gong:
+            for a in range(3):
+                debts += dian_debts(a, opened, declared, rules.xuan_dian_active)
+        debts += [Debt(places[5], places[0], 2, "luo"), Debt(places[4], places[1], 1, "luo")]
+        if circled:
+            # R7.4/R10.2: each circled player gives 1 to his 对头 and pays no other tribute.
+            team = places[5] % 2
+            debts = [d for d in debts if d.payer % 2 != team]
+            debts += [Debt(s, opposite(s), 1, "quan") for s in SEATS if s % 2 == team]
+    merged: dict[tuple[str, int, int], int] = {}
+    for d in debts:
+        if d.payer % 2 != d.receiver % 2 and d.n > 0:
+            key = (d.kind, d.payer, d.receiver)
+            merged[key] = merged.get(key, 0) + d.n
+    order = {k: i for i, k in enumerate(DEBT_KINDS)}
+    keys = sorted(merged, key=lambda k: (order[k[0]], k[1], k[2]))
+    return [Debt(p, r, merged[(k, p, r)], k) for k, p, r in keys]
 
 
 @dataclass(frozen=True)
@@ -63,7 +149,7 @@ def pay(
     returns: list[Returned] = []
     for d in ordered(rules, debts):
         if d.payer in exempt:
-            events.append(Event(f"tribute_{d.kind}", d.payer, None, other=d.receiver, n=0))
+            events.append(Event(_PAID[d.kind], d.payer, None, other=d.receiver, n=0))
             continue
         paid = [0] * NRANKS
         nat = natural_cards[d.payer]
@@ -76,7 +162,7 @@ def pay(
             hands[d.receiver][r] += 1
             paid[r] += 1
         k = sum(paid)
-        events.append(Event(f"tribute_{d.kind}", d.payer, tuple(paid) if k else None, other=d.receiver, n=k))
+        events.append(Event(_PAID[d.kind], d.payer, tuple(paid) if k else None, other=d.receiver, n=k))
         if d.kind == "luo" and k and rules.return_tribute:
             returns.append(Returned(d.receiver, d.payer, k))
     return events, returns

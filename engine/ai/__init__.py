@@ -1,6 +1,6 @@
 """Computer players: one interface for empty seats, 托管 and simulation.
 
-A player is ``choose(view, legal, rng) -> Action``. ``view`` is the :class:`~engine.match.SeatView` of the seat
+A player is ``choose(view, legal, rng) -> Action``. ``view`` is the :class:`~engine.views.SeatView` of the seat
 to act (its own hand and what the table shows, never another hand); ``legal`` is
 :meth:`Match.legal_actions` (while leading in play, the plain leads); a player may also compose a lead of his
 own (attaching 2s and jokers), which :func:`computer_action` accepts only when the match judges it legal.
@@ -18,7 +18,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from ..actions import Action
-from ..match import Match, SeatView
+from ..match import Match
+from ..views import SeatView
 from .baseline import BaselinePlayer
 from .easy import EasyPlayer
 from .heuristic import HeuristicPlayer

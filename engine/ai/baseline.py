@@ -8,9 +8,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..actions import PASS, PLAY, Action
+from ..actions import PASS, PLAY, RETURN, Action
 from ..cards import NRANKS, Counts
-from ..match import RETURN, SeatView
+from ..views import SeatView
 
 
 def size_key(cards: Counts) -> tuple[int, int]:
@@ -23,9 +23,9 @@ class BaselinePlayer:
     level = "baseline"
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
-        plays = [a for a in legal if a.kind in (PLAY, RETURN) and a.cards is not None]
+        plays = [(a, a.cards) for a in legal if a.kind in (PLAY, RETURN) and a.cards is not None]
         if plays:
-            return min(plays, key=lambda a: size_key(a.cards))  # type: ignore[arg-type]
+            return min(plays, key=lambda ac: size_key(ac[1]))[0]
         for a in legal:
             if a.kind == PASS:
                 return a

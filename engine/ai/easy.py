@@ -11,7 +11,8 @@ import random
 from collections.abc import Sequence
 
 from ..actions import BURN, PASS_ACTION, YIELD, Action
-from ..match import P_PLAY, SeatView
+from ..phases import P_PLAY
+from ..views import SeatView
 from .heuristic import HeuristicPlayer
 from .policy import OLD
 

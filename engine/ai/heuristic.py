@@ -18,22 +18,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..actions import Action
+from ..actions import DECLARE, NO_DECLARE, NO_REVOLT, REVOLT, WUTOU, YAOTOU, Action
 from ..cards import THREE, TWO, Counts
-from ..match import (
-    DECLARE,
-    NO_DECLARE,
-    NO_REVOLT,
-    P_DECLARE,
-    P_HEAD,
-    P_RETURN,
-    P_REVOLT,
-    REVOLT,
-    WUTOU,
-    YAOTOU,
-    SeatView,
-)
-from ..round import opposite
+from ..phases import P_DECLARE, P_HEAD, P_RETURN, P_REVOLT
+from ..seats import opposite
+from ..views import SeatView
 from .policy import DEFAULT, KEEP, Tuning, choose_play, jokers, play_cost, pure_groups
 from .spots import ViewSpot
 

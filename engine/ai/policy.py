@@ -1,5 +1,5 @@
 """The heuristic's play-phase decisions, written once for two callers: the 'heuristic' computer player (which
-sees a :class:`~engine.match.SeatView` and the legal actions) and the search's rollouts (which play a whole
+sees a :class:`~engine.views.SeatView` and the legal actions) and the search's rollouts (which play a whole
 :class:`~engine.round.Round` with every seat's cards, thousands of times a decision).
 
 Both describe the seat to act as a :class:`Spot`; :func:`choose_play` decides on it. The cheapest beating play
@@ -15,9 +15,9 @@ from typing import Protocol
 
 from ..actions import BURN, PASS_ACTION, PLAY, YIELD_ACTION, Action
 from ..cards import BIG, FOUR, NRANKS, SMALL, THREE, TWO, Counts
-from ..plays import GOUJI_THRESHOLD, Shape, beats_shape, counts_of, shape_of
-from ..round import NORMAL, Top, opposite
+from ..plays import GOUJI_THRESHOLD, NORMAL, Shape, Top, beats_shape, counts_of, shape_of
 from ..rules import Rules
+from ..seats import opposite
 
 # What a card is worth keeping: low cards are to be shed, 2s and jokers kept for answers and burns.
 KEEP = (0, 0, 0, 0, 0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 8, 14, 20)
@@ -272,7 +272,12 @@ def answer(spot: Spot, tuning: Tuning = DEFAULT) -> Action:
     burns: list[Counts] | None = None
     if old.size == n:
         whole = whole_hand(spot)
-        if whole is not None and beats_shape(shape_of(whole), old, rules.two_big_kill_one):  # type: ignore[arg-type]
+        whole_shape = None if whole is None else shape_of(whole)  # whole_hand returns only plays
+        if (
+            whole is not None
+            and whole_shape is not None
+            and beats_shape(whole_shape, old, rules.two_big_kill_one)
+        ):
             if spot.can_answer():
                 return Action(PLAY, whole)  # out now
             if gouji_top:

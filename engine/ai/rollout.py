@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from ..actions import BURN, PASS, YIELD, Action
 from ..events import Event
-from ..match import final_places
-from ..round import MEN, PLACE_POINTS, Round
+from ..round import MEN, Round
 from .policy import DEFAULT, Tuning, choose_play
 from .spots import RoundSpot
 
@@ -55,6 +54,7 @@ def fast_copy(rnd: Round) -> RolloutRound:
     """A :class:`RolloutRound` copy of ``rnd`` (Round.clone, then the faster class)."""
     copy = rnd.clone()
     copy.__class__ = RolloutRound
+    assert isinstance(copy, RolloutRound)  # what the class assignment made it, which mypy cannot follow
     return copy
 
 
@@ -62,7 +62,7 @@ def apply_unchecked(rnd: Round, action: Action) -> None:
     """``rnd.apply(action)`` for an action known to be legal, without its legality check and events."""
     s = rnd.current
     assert s is not None
-    events: list = []
+    events: list[Event] = []
     kind = action.kind
     if kind == PASS:
         rnd.bound[s] = True
@@ -92,16 +92,8 @@ def play_out(rnd: Round, tuning: Tuning = DEFAULT) -> Round:
     return rnd
 
 
-def round_scores(rnd: Round) -> list[int]:
-    """R11.1 per seat for a finished round (串三户 doubles), with the revolutionary's place as Match has it."""
-    places = final_places(rnd)
-    factor = 2 if places[0] % 2 == places[1] % 2 == places[2] % 2 else 1
-    scores = [0] * 6
-    for i, seat in enumerate(places):
-        scores[seat] = PLACE_POINTS[i] * factor
-    return scores
-
-
 def team_score(rnd: Round, seat: int) -> int:
     """The round score of ``seat``'s team (R11.1: its three seats' sum) once ``rnd`` is over."""
-    return sum(round_scores(rnd)[seat % 2 :: 2])
+    scores = rnd.scores()
+    assert scores is not None, "the round is not over"
+    return sum(scores[seat % 2 :: 2])

@@ -1,7 +1,7 @@
 """Determinizations: whole rounds consistent with what one seat has seen, for the search to play out.
 
 A seat sees its own hand, every card played (the pile), the 报户 counts (10 or fewer), who opened, passed,
-went out or died, the top play and the burner (:class:`~engine.match.SeatView`); counting, it knows every
+went out or died, the top play and the burner (:class:`~engine.views.SeatView`); counting, it knows every
 seat's count, what each played, and what each received before the first lead. Everything else is the unseen
 pool: the deck less its hand, the pile and a revolutionary's laid-down hand. A world deals the pool to the
 other seats:
@@ -27,10 +27,11 @@ from collections.abc import Sequence
 
 from ..actions import YIELD, Action
 from ..cards import BIG, FOUR, FULL_DECK, NRANKS, SMALL, THREE, TWO
-from ..match import Declined, SeatView
-from ..plays import GOUJI_THRESHOLD, shape_of
-from ..round import MEN, NORMAL, Round, Top, opposite
+from ..plays import GOUJI_THRESHOLD, NORMAL, Top, shape_of
+from ..round import MEN, Round
 from ..rules import Rules
+from ..seats import opposite
+from ..views import Declined, SeatView
 from .policy import KEEP, answer
 from .spots import RoundSpot
 

@@ -17,26 +17,32 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from ..actions import BURN, PASS_ACTION, PLAY, YIELD, YIELD_ACTION, Action
-from ..cards import NRANKS, Counts
-from ..match import (
+from ..actions import (
+    BURN,
     DECLARE,
     NO_DECLARE,
-    P_DECLARE,
-    P_HEAD,
-    P_PLAY,
-    P_RETURN,
-    P_REVOLT,
+    PASS_ACTION,
+    PLAY,
+    RETURN,
     REVOLT,
     WUTOU,
     YAOTOU,
-    SeatView,
+    YIELD,
+    YIELD_ACTION,
+    Action,
+    Head,
 )
+from ..cards import NRANKS, Counts
+from ..phases import P_DECLARE, P_HEAD, P_PLAY, P_RETURN, P_REVOLT
 from ..plays import has_pure_gouji, shape_of
-from ..round import IllegalAction, Round, opposite
+from ..refusals import IllegalAction
+from ..round import Round
+from ..seats import opposite
+from ..views import SeatView
 from .heuristic import HeuristicPlayer
 from .policy import DEFAULT, Tuning, group_lead_ok, play_cost
 from .rollout import fast_copy, play_out, team_score
@@ -84,11 +90,18 @@ class SearchStats:
 
 _HEURISTIC = HeuristicPlayer()
 
+# What a finished world is worth to the deciding seat's team (see _value).
+Value = Callable[[Round], float]
+# One world: the candidate played in it and the round rolled out, valued.
+World = Callable[[Action, Value], float]
+# Draws the next world for the candidates.
+Builder = Callable[[list[Action], random.Random], World]
+
 
 def decide(
     view: SeatView,
     legal: Sequence[Action],
-    options: SearchOptions = SearchOptions(),  # noqa: B008 - frozen, shared safely
+    options: SearchOptions = SearchOptions(),
     seed: int = 0,
     stats: SearchStats | None = None,
 ) -> Action:
@@ -127,15 +140,15 @@ def decide(
 
 
 def _search(
-    cands,
-    build,
-    value,
+    cands: list[Action],
+    build: Builder,
+    value: Value,
     options: SearchOptions,
     z: float,
     rng: random.Random,
     start: float,
     stats: SearchStats,
-):  # type: ignore[no-untyped-def]
+) -> Action:
     k = len(cands)
     totals = [0.0] * k
     diffs = [[0.0, 0.0] for _ in range(k)]  # sum and sum of squares of (candidate − heuristic) per world
@@ -148,8 +161,6 @@ def _search(
         if fixed is not None and n >= fixed:
             break
         world = build(cands, rng)
-        if world is None:
-            break
         results: dict[int, float] = {}
         complete = True
         for i in live:
@@ -201,7 +212,7 @@ def _prune(live: list[int], diffs: list[list[float]], n: int, options: SearchOpt
     heuristic's move on the same worlds, plus prune_z standard errors, still reaches both the head start
     (prefer_heuristic) and the best alternative's gain less prune_z standard errors."""
     z = options.prune_z
-    bounds = {}
+    bounds: dict[int, tuple[float, float]] = {}
     for i in live:
         if i:
             mean = diffs[i][0] / n
@@ -211,7 +222,7 @@ def _prune(live: list[int], diffs: list[list[float]], n: int, options: SearchOpt
     return [0] + [i for i in live if i and bounds[i][1] >= floor]
 
 
-def _value(seat: int, card_points: float):  # type: ignore[no-untyped-def]
+def _value(seat: int, card_points: float) -> Value:
     """A finished world's worth to ``seat``'s team: its round score (R11.1) plus the tribute the round leaves
     owed (R10: 点贡, 烧贡, 闷贡, 落贡, 圈贡), each card counted at ``card_points`` for the receiver's team and
     against the payer's. That is what stopping the 对头 opening (R5.1), burning and avoiding 闷 are worth
@@ -265,26 +276,23 @@ def play_candidates(
         for a in leads:
             cards = a.cards
             assert cards is not None
-            key = _base_rank(cards)
+            rank = _base_rank(cards)
             cost = play_cost(hand, cards, False, options.tuning)
-            if key not in best_lead or cost < best_lead[key][0]:
-                best_lead[key] = (cost, a)
+            if rank not in best_lead or cost < best_lead[rank][0]:
+                best_lead[rank] = (cost, a)
         others = [a for _, a in sorted(best_lead.values(), key=lambda ca: ca[0])]
         return _dedup([first, *others])[: options.max_candidates]
     spot = ViewSpot(view, legal)
     groups = [Action(PLAY, _group(r, hand[r])) for r in range(12) if hand[r] and group_lead_ok(spot, r)]
-    extra = [
-        a
-        for a in legal
-        if a.cards is not None and shape_of(a.cards) is not None and _base_rank(a.cards) >= 12
-    ]
     # Of the 2-plays and joker plays only the biggest of each kind: a lead of them is a bid for the lead.
-    by_kind: dict[int, Action] = {}
-    for a in extra:
-        key = _base_rank(a.cards)  # type: ignore[arg-type]
-        if key not in by_kind or sum(a.cards) > sum(by_kind[key].cards):  # type: ignore[arg-type]
-            by_kind[key] = a
-    return _dedup([first, *groups, *by_kind.values()])[: options.max_candidates]
+    by_kind: dict[int, tuple[int, Action]] = {}  # by base rank: (cards, the play)
+    for a in legal:
+        cards = a.cards
+        if cards is None or shape_of(cards) is None or (rank := _base_rank(cards)) < 12:
+            continue
+        if rank not in by_kind or sum(cards) > by_kind[rank][0]:
+            by_kind[rank] = (sum(cards), a)
+    return _dedup([first, *groups, *(a for _, a in by_kind.values())])[: options.max_candidates]
 
 
 def _base_rank(cards: Counts) -> int:
@@ -305,7 +313,7 @@ def _group(r: int, k: int) -> Counts:
 
 def _dedup(actions: list[Action]) -> list[Action]:
     seen: set[Action] = set()
-    out = []
+    out: list[Action] = []
     for a in actions:
         if a not in seen:
             seen.add(a)
@@ -313,13 +321,13 @@ def _dedup(actions: list[Action]) -> list[Action]:
     return out
 
 
-def _play_builder(view: SeatView, legal: Sequence[Action]):  # type: ignore[no-untyped-def]
+def _play_builder(view: SeatView, legal: Sequence[Action]) -> Builder:
     sampler = Sampler(view)
 
-    def build(cands: list[Action], rng: random.Random):  # type: ignore[no-untyped-def]
+    def build(cands: list[Action], rng: random.Random) -> World:
         base = sampler.world(rng, legal)
 
-        def run(action: Action, value) -> float:  # type: ignore[no-untyped-def]
+        def run(action: Action, value: Value) -> float:
             rnd = fast_copy(base)
             try:
                 rnd.apply(action)
@@ -351,24 +359,24 @@ def _return_candidates(
     return _dedup([first, *ranked])[: options.max_candidates]
 
 
-def _preplay_builder(view: SeatView):  # type: ignore[no-untyped-def]
+def _preplay_builder(view: SeatView) -> Builder:
     """Worlds for the decisions before the first lead (还贡, 革命, 要头/无头, 宣点): the round as it would start
     after the decision (Match._start_play), the others' later choices made by the heuristic."""
     sampler = Sampler(view)
     s = view.seat
     rules = view.rules
 
-    def build(cands: list[Action], rng: random.Random):  # type: ignore[no-untyped-def]
+    def build(cands: list[Action], rng: random.Random) -> World:
         hands = sampler.hands(rng)
         # The 落贡 payer who receives the 还贡 is not in the view: one of the opponents.
         payer = rng.choice([t for t in range(6) if t % 2 != s % 2])
 
-        def run(action: Action, value) -> float:  # type: ignore[no-untyped-def]
+        def run(action: Action, value: Value) -> float:
             h = [list(x) for x in hands]
             revolted = view.revolted
-            head = None
+            head: Head | None = None
             declared = list(view.declared)
-            if action.kind == "return":
+            if action.kind == RETURN:
                 assert action.cards is not None
                 for r in range(NRANKS):
                     h[s][r] -= action.cards[r]
@@ -376,7 +384,7 @@ def _preplay_builder(view: SeatView):  # type: ignore[no-untyped-def]
             elif action.kind == REVOLT:
                 revolted = s
                 h[s] = [0] * NRANKS
-            elif action.kind in (YAOTOU, WUTOU):
+            elif action.kind == YAOTOU or action.kind == WUTOU:
                 head = action.kind
             elif action.kind in (DECLARE, NO_DECLARE):
                 declared[s] = action.kind == DECLARE
@@ -404,7 +412,7 @@ def _would_declare(hands: list[list[int]], t: int) -> bool:
 
 
 def _first_lead(
-    view: SeatView, hands: list[list[int]], revolted: int | None, head: str | None, declared: list[bool]
+    view: SeatView, hands: list[list[int]], revolted: int | None, head: Head | None, declared: list[bool]
 ) -> Round:
     """The round at its first lead, as Match._start_play builds it."""
     rules = view.rules
@@ -442,9 +450,9 @@ class StrongPlayer:
         seed: int | None = None,
         deterministic: bool = False,
         worlds: int = 16,
-        **extra: object,
+        **extra: Any,  # other fields of SearchOptions; a wrong name or value is the TypeError it raises
     ) -> None:
-        self.options = SearchOptions(budget_ms=budget_ms, worlds=worlds if deterministic else None, **extra)  # type: ignore[arg-type]
+        self.options = SearchOptions(budget_ms=budget_ms, worlds=worlds if deterministic else None, **extra)
         self.seed = seed
         self.last = SearchStats()
 
@@ -453,7 +461,9 @@ class StrongPlayer:
         self.last = SearchStats()
         return decide(view, legal, self.options, seed, self.last)
 
-    def job(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> tuple:  # type: ignore[type-arg]
+    def job(
+        self, view: SeatView, legal: Sequence[Action], rng: random.Random
+    ) -> tuple[SeatView, list[Action], SearchOptions, int]:
         """The arguments of :func:`decide` for a process pool: ``pool.submit(decide, *player.job(...))``."""
         seed = self.seed if self.seed is not None else rng.getrandbits(32)
         return (view, list(legal), self.options, seed)

@@ -1,5 +1,5 @@
 """The two ways the heuristic sees the seat to act (:class:`~engine.ai.policy.Spot`): from a player's
-:class:`~engine.match.SeatView` and legal actions, and from a whole :class:`~engine.round.Round` inside a
+:class:`~engine.views.SeatView` and legal actions, and from a whole :class:`~engine.round.Round` inside a
 search rollout, where the rules themselves say what is allowed."""
 
 from __future__ import annotations
@@ -8,10 +8,11 @@ from collections.abc import Sequence
 
 from ..actions import BURN, PLAY, YIELD, YIELD_ACTION, Action
 from ..cards import Counts
-from ..match import SeatView
-from ..plays import is_pure_gouji, shape_of
-from ..round import Round, Top
+from ..moves import beating, plain_leads
+from ..plays import Top, is_pure_gouji, shape_of
+from ..round import Round
 from ..rules import Rules
+from ..views import SeatView
 
 
 class ViewSpot:
@@ -83,19 +84,23 @@ class RoundSpot:
             return []
         top = rnd.top
         assert top is not None
-        plays = rnd._beating(s, shape_of(top.cards))  # type: ignore[arg-type]
+        old = shape_of(top.cards)
+        assert old is not None
+        plays = beating(rnd, s, old)
         if not rnd.rules.burn_feasibility:
             return plays
         opened = rnd.opened[s]
-        return [c for c in plays if rnd._can_finish(s, c, opened or is_pure_gouji(shape_of(c)))]  # type: ignore[arg-type]
+        return [c for c in plays if rnd.can_finish(s, c, opened or is_pure_gouji(shape_of(c)))]
 
     def other_plays(self) -> list[Counts]:
         top = self._rnd.top
         assert top is not None
-        return self._rnd._beating(self.seat, shape_of(top.cards))  # type: ignore[arg-type]
+        old = shape_of(top.cards)
+        assert old is not None
+        return beating(self._rnd, self.seat, old)
 
     def burner_leads(self) -> list[Counts]:
         return [a.cards for a in self._rnd.leads() if a.cards is not None]
 
     def extra_leads(self) -> list[Counts]:
-        return self._rnd._plain_leads(self.seat)
+        return plain_leads(self._rnd, self.seat)

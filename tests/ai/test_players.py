@@ -15,6 +15,8 @@ from engine.match import P_RETURN, Match, parse_action
 from engine.round import Round
 from engine.rules import Rules
 
+pytestmark = pytest.mark.unit
+
 QINGDAO, CLASSIC = Rules.preset("qingdao"), Rules.preset("classic")
 RNG = random.Random(0)
 

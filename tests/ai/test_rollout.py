@@ -13,6 +13,8 @@ from engine.match import P_PLAY, Match
 from engine.round import Round
 from engine.rules import Rules
 
+pytestmark = pytest.mark.unit
+
 
 @pytest.mark.parametrize("preset", ["qingdao", "classic", "zhangqiu"])
 def test_every_rollout_action_is_legal_and_rounds_end(preset: str) -> None:

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine.ai import HeuristicPlayer, computer_action
 from engine.ai.sampler import Sampler, deck_of, declined_caps, round_from_view
 from engine.cards import NRANKS, THREE, parse_cards
 from engine.match import P_PLAY, Match
 from engine.round import Round
 from engine.rules import Rules
+
+pytestmark = pytest.mark.unit
 
 QINGDAO = Rules.preset("qingdao")
 

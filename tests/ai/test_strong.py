@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 from concurrent.futures import ProcessPoolExecutor
 
+import pytest
+
 from engine.actions import Action
 from engine.ai import HeuristicPlayer, computer_action, make_player
 from engine.ai.search import SearchOptions, SearchStats, StrongPlayer, decide
@@ -15,6 +17,8 @@ from engine.cards import JACK, NRANKS, parse_cards
 from engine.match import P_PLAY, Match, parse_action
 from engine.round import Round
 from engine.rules import Rules
+
+pytestmark = pytest.mark.unit
 
 QINGDAO = Rules.preset("qingdao")
 OPTIONS = SearchOptions(worlds=12)

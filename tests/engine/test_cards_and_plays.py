@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 from engine import CardError, Rules, format_cards, is_gouji, is_pure_gouji, parse_cards, shape_of
 from engine.plays import beats_shape
 
+pytestmark = pytest.mark.unit
+
 QINGDAO = Rules.preset("qingdao")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +13,8 @@ from engine import Action, IllegalAction, Round, Rules
 from engine.actions import BURN, PASS, PLAY, YIELD
 from engine.cards import FOUR, FULL_DECK, NRANKS, THREE
 from engine.round import PLACE_POINTS
+
+pytestmark = pytest.mark.unit
 
 PRESETS = ("qingdao", "classic", "zhangqiu")
 HOUSE_RULES = ("two_big_kill_one", "tie_two", "single_two_gouji", "burn_requires_open", "burn_feasibility")
@@ -99,12 +102,13 @@ def test_random_rounds_keep_every_invariant(rules: Rules, seed: int) -> None:
         if rng.random() < 0.05:
             assert Round.from_json(json.loads(json.dumps(rnd.to_json()))) == rnd
     assert rnd.is_over, "every round ends"
-    places = rnd.places
-    assert sorted(places) == list(range(6)), "places are a permutation of the seats"  # type: ignore[type-var]
+    places = rnd.final_places()
+    assert rnd.places == places, "once the round is over every place is decided"
+    assert sorted(places) == list(range(6)), "places are a permutation of the seats"
     scores = rnd.scores()
     assert scores is not None
-    factor = 2 if places[0] % 2 == places[1] % 2 == places[2] % 2 else 1  # type: ignore[operator]
-    assert [scores[s] for s in places] == [p * factor for p in PLACE_POINTS]  # type: ignore[index]
+    factor = 2 if places[0] % 2 == places[1] % 2 == places[2] % 2 else 1
+    assert [scores[s] for s in places] == [p * factor for p in PLACE_POINTS]
     assert sum(scores) == 0
     assert Round.from_json(json.loads(json.dumps(rnd.to_json()))) == rnd
     # The deal plus the action log rebuilds the state exactly.

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from engine import Action, Round, Rules, parse_cards
+import pytest
+
+from engine import Action, Match, Round, Rules, parse_cards
+
+pytestmark = pytest.mark.unit
 
 
 def _round(preset: str) -> Round:
@@ -30,3 +34,17 @@ def test_r1_5_zhangqiu_waits_for_a_real_touke() -> None:
     for _seat in (1, 2, 4, 5):
         rnd.apply(Action.parse("pass"))
     assert rnd.free
+
+
+def test_r9_3_the_revolutionary_keeps_si_ke_when_three_seats_die() -> None:
+    """R9.3 with R8.3/R6.7: the dead rank from the bottom around the revolutionary's 四科, so a third dead seat
+    is 三科; the round's places are final as they are, and the match reads them unchanged."""
+    rnd = _round("classic")
+    rnd.dead = [(1, "men"), (5, "hu"), (4, "men")]  # 大落, 二落, then the next place up that is free
+    with pytest.raises(ValueError):
+        rnd.final_places()
+    rnd.apply(Action.play("9"))  # seat 0 goes out; only his teammate 2 still holds cards (R7.3)
+    assert rnd.is_over
+    assert rnd.places == rnd.final_places() == [0, 2, 4, 3, 5, 1]
+    assert rnd.scores() == [8, -8, 4, 0, 0, -4]  # 0, 2, 4 took 头科, 二科 and 三科: 串三户 doubles (R7.4)
+    assert Match.from_round(rnd).places == [0, 2, 4, 3, 5, 1]

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.unit
+
 # This file sits below tests/engine/ rather than tests/ itself: pytest puts the first folder without an
 # __init__.py on sys.path, and tests/ would make tests/storage, tests/bot… shadow the real packages in every
 # subprocess that inherits that path.

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from match_helpers import computer, deck, drive
 
 from engine.match import P_OVER, Match
 from engine.rules import DEFAULT_TRIBUTE_ORDER, Rules
+
+pytestmark = pytest.mark.unit
 
 
 def test_r7_4_circled_round_doubles_and_the_circled_team_pays_only_quan_gong() -> None:

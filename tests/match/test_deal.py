@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from match_helpers import computer, deck, drive, total
 
 from engine.cards import BIG, SMALL, THREE, TWO, parse_cards
@@ -11,6 +12,8 @@ from engine.deal import Deal, buy_all, deal
 from engine.match import Match
 from engine.plays import has_pure_gouji
 from engine.rules import Rules
+
+pytestmark = pytest.mark.unit
 
 QINGDAO, CLASSIC, ZHANGQIU = Rules.preset("qingdao"), Rules.preset("classic"), Rules.preset("zhangqiu")
 

@@ -14,6 +14,8 @@ from engine.match import P_OVER, P_PLAY, Match, parse_action
 from engine.round import IllegalAction, Round
 from engine.rules import Rules
 
+pytestmark = pytest.mark.unit
+
 QINGDAO = Rules.preset("qingdao")
 
 

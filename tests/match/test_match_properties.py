@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from match_helpers import computer, deck
@@ -16,6 +17,8 @@ from engine.cards import BIG, NRANKS, SMALL, TWO, format_cards, parse_cards
 from engine.match import P_OVER, P_PLAY, P_REVOLT, Match
 from engine.round import Debt
 from engine.rules import Rules
+
+pytestmark = pytest.mark.unit
 
 PRESETS = ("qingdao", "classic", "zhangqiu")
 FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

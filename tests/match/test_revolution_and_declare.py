@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from match_helpers import computer, deck, drive, find_seed
 
 from engine.actions import Action
@@ -11,6 +12,8 @@ from engine.cards import BIG, SMALL, TWO
 from engine.match import P_DECLARE, P_HEAD, P_PLAY, P_REVOLT, Match
 from engine.round import opposite
 from engine.rules import Rules
+
+pytestmark = pytest.mark.unit
 
 QINGDAO, CLASSIC = Rules.preset("qingdao"), Rules.preset("classic")
 

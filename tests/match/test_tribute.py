@@ -14,6 +14,8 @@ from engine.round import Debt, IllegalAction
 from engine.rules import Rules
 from engine.tribute import pay
 
+pytestmark = pytest.mark.unit
+
 QINGDAO = Rules.preset("qingdao")
 
 
