@@ -65,7 +65,7 @@ PG_DSN = "postgresql://postgres@127.0.0.1:5432/test"
 
 def _zygote() -> None:
     """Import the bot once, then fork a bot process for each request on stdin (one JSON object a line)."""
-    import bot.app  # noqa: F401  - the imports are most of a cold start
+    import bot.app
     import bot.main
     import storage.migrate  # noqa: F401
 
@@ -594,7 +594,7 @@ class Database:
         from table import TableService
         from table.policy import automatic, deadlines
 
-        table = await TableService(self.uow).load(table_id)
+        table = await TableService(self.uow).reads.load(table_id)
         seats = {
             int(r.seat): SeatRow(
                 int(r.seat),
@@ -908,9 +908,8 @@ async def check(done: Run, database_url: str) -> Report:
 async def _check(done: Run, db: Database) -> Report:
     from engine import Match, Rules
     from engine.match import parse_action
-    from table import TableService
+    from table import NEXT_ROUND, TableService
     from table.model import Marks
-    from table.service import NEXT_ROUND
 
     emu, table_id = done.emu, done.table_id
     report = Report(
@@ -925,10 +924,10 @@ async def _check(done: Run, db: Database) -> Report:
     if not done.ended:
         problem("the match did not end: it hung")
 
-    table = await TableService(db.uow).load(table_id)
+    table = await TableService(db.uow).reads.load(table_id)
     async with db.uow() as uow:
         log = await uow.actions.of_table(table_id)
-        rounds = await uow.rounds.list(table_id)
+        rounds = await uow.rounds.of_table(table_id)
         left = await uow.deadlines.of_table(table_id)
     processed = {int(r[0]) for r in await db.rows("SELECT update_id FROM processed_updates")}
     versions = [
@@ -1056,8 +1055,8 @@ async def _check(done: Run, db: Database) -> Report:
     report.deadlines_fired = len(timed_out)
 
     # ---- turn messages: each for a version at which that seat was to act, showing it as it was then.
-    from bot import render
     from bot.i18n import t as tr
+    from bot.texts import player, words
 
     report.starts = len(done.first_calls)
     start_version = [0] + [s.version for s in done.snapshots]
@@ -1090,7 +1089,9 @@ async def _check(done: Run, db: Database) -> Report:
         seat = seat_of_user[chat]
         kind = "send" if call["method"] == "sendMessage" else "edit"
         report.turn_messages += 1
-        why = _stale_turn(render, tr, table, rebuilt, by_version, Marks, v, seat, str(params.get("text", "")))
+        why = _stale_turn(
+            player, words, tr, table, rebuilt, by_version, Marks, v, seat, str(params.get("text", ""))
+        )
         if why is None and v < start_version[process]:
             why = f"built for version {v}, sent by a process that started at version {start_version[process]}"
         if why is not None:
@@ -1128,7 +1129,8 @@ async def _check(done: Run, db: Database) -> Report:
 
 
 def _stale_turn(
-    render: Any,
+    player: Any,
+    words: Any,
     tr: Callable[..., str],
     table: Any,
     rebuilt: dict[int, Any],
@@ -1154,12 +1156,12 @@ def _stale_turn(
         marks=marks_type.from_json(json.loads(stored.marks) if stored.marks else None),
         due=None,
     )
-    lang = render.reader_language(then, seat)
+    lang = words.reader_language(then, seat)
     view = match.public_view()
-    seats = render.seat_infos(then, lang)
-    expected = [*render.hand_lines(lang, then, seat), render.why_text(lang, then, view, seat, seats)]
+    seats = words.seat_infos(then, lang)
+    expected = [*player.hand_lines(lang, then, seat), player.why_text(lang, then, view, seat, seats)]
     if view.top is not None:
-        expected.append(render.top_line(lang, view, seats))
+        expected.append(words.top_line(lang, view, seats))
     lines = text.splitlines()
     missing = [line for line in expected if line not in lines]
     if missing:

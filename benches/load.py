@@ -180,7 +180,7 @@ async def _choose_level(
     emu: Any, group: Any, creator: Any, level: str, shows: Callable[[str], bool], timeout: float
 ) -> None:
     """The creator opens /settings and taps the computers' level, as a group would; the lobby then shows it."""
-    from bot.render import level_text
+    from bot.texts.words import level_text
 
     said = emu.user_sends(creator, group.id, "/settings")
     panel = await emu.wait_for_bot_message(group.id, after=said, timeout=timeout)

@@ -40,11 +40,11 @@ async def play(rounds: int, seed: int) -> dict[int, tuple[list[float], int, int]
         await upgrade_to_head(engine)
         service = TableService(uow_factory(engine))
         for user in PLAYERS:
-            await service.see_user(user, f"player {user}", "en")
-        table = (await service.open(-1, PLAYERS[0])).table
+            await service.deliveries.see_user(user, f"player {user}", "en")
+        table = (await service.lobby.open(-1, PLAYERS[0])).table
         for seat, user in enumerate(PLAYERS):
-            await service.join(table.id, user, seat)
-        table = (await service.begin(table.id, PLAYERS[0])).table
+            await service.lobby.join(table.id, user, seat)
+        table = (await service.lobby.begin(table.id, PLAYERS[0])).table
         with tqdm(total=rounds, unit="round", file=sys.stderr) as bar:
             for round_no in range(1, rounds + 1):
                 times: list[float] = []
@@ -53,7 +53,9 @@ async def play(rounds: int, seed: int) -> dict[int, tuple[list[float], int, int]
                     assert seat is not None and seat.user_id is not None
                     action = rng.choice(table.match.legal_actions())
                     t0 = time.perf_counter()
-                    table = (await service.act(table.id, seat.user_id, action, version=table.version)).table
+                    table = (
+                        await service.play.act(table.id, seat.user_id, action, version=table.version)
+                    ).table
                     times.append(time.perf_counter() - t0)
                 if round_no in measured:
                     assert table.match is not None
@@ -62,7 +64,7 @@ async def play(rounds: int, seed: int) -> dict[int, tuple[list[float], int, int]
                     out[round_no] = (times, state, cached)
                 bar.update(1)
                 if round_no < rounds:
-                    table = (await service.next_round(table.id, PLAYERS[0], table.version)).table
+                    table = (await service.play.next_round(table.id, PLAYERS[0], table.version)).table
         await engine.dispose()
     return out
 

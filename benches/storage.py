@@ -104,11 +104,11 @@ async def new_tables(service: TableService, count: int, first_group: int) -> lis
     for group in range(first_group, first_group + count):
         users = [group * 10 + seat for seat in range(6)]
         for user in users:
-            await service.see_user(user, f"player {user}", "en")
-        table_id = (await service.open(group, users[0])).table.id
+            await service.deliveries.see_user(user, f"player {user}", "en")
+        table_id = (await service.lobby.open(group, users[0])).table.id
         for seat, user in enumerate(users):
-            await service.join(table_id, user, seat)
-        await service.begin(table_id, users[0])
+            await service.lobby.join(table_id, user, seat)
+        await service.lobby.begin(table_id, users[0])
         tables.append(table_id)
     return tables
 
@@ -123,7 +123,7 @@ async def play_table(
     service: TableService, table_id: int, rng: random.Random, tally: Tally, stop: Any
 ) -> None:
     """Play until ``stop(tally)`` says so, one move per unit of work, dealing the next round when one ends."""
-    table = await service.load(table_id)
+    table = await service.reads.load(table_id)
     while not stop(tally):
         match, seat = table.match, table.to_act
         assert match is not None
@@ -131,11 +131,11 @@ async def play_table(
             tally.rounds += 1
             if stop(tally):
                 return
-            table = (await service.next_round(table_id, table.seats[0].user_id, table.version)).table
+            table = (await service.play.next_round(table_id, table.seats[0].user_id, table.version)).table
             continue
         assert seat is not None and seat.user_id is not None
         before = table.last_seq
-        table = (await service.act(table_id, seat.user_id, rng.choice(match.legal_actions()))).table
+        table = (await service.play.act(table_id, seat.user_id, rng.choice(match.legal_actions()))).table
         tally.actions += table.last_seq - before
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Action
-from engine.actions import BURN, PASS, PLAY, YIELD
+from engine.actions import BURN, PASS, PLAY, YIELD, ActionKind
 from engine.cards import NRANKS, RANKS, Counts
 from engine.match import DECLARE, NO_DECLARE, NO_REVOLT, RETURN, REVOLT, WUTOU, YAOTOU
-from table import SettingChange
+from table import SettingChange, SettingKind
 
 MAX_BYTES = 64
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -30,7 +30,7 @@ HINT = "h"
 LOBBY_ARGS = ("join", "leave", "bots", "begin", "next", "stop", "stopok", "keep")
 
 # Actions without cards, by their one-word button argument.
-_WORDS = {
+_WORDS: dict[str, ActionKind] = {
     "x": PASS,
     "y": YIELD,
     "revolt": REVOLT,
@@ -41,9 +41,9 @@ _WORDS = {
     "no_declare": NO_DECLARE,
 }
 _WORD_OF = {kind: word for word, kind in _WORDS.items()}
-_CARD_KINDS = {"p": PLAY, "b": BURN, "r": RETURN}
+_CARD_KINDS: dict[str, ActionKind] = {"p": PLAY, "b": BURN, "r": RETURN}
 _CARD_PREFIX = {kind: prefix for prefix, kind in _CARD_KINDS.items()}
-_SETTING_KINDS = {
+_SETTING_KINDS: dict[str, SettingKind] = {
     "p": "preset",
     "k": "rule",
     "t": "turn_seconds",

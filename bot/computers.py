@@ -11,8 +11,8 @@ from concurrent.futures import ProcessPoolExecutor
 from engine import Action
 from engine.ai.search import SearchOptions, decide
 from engine.match import SeatView
+from table.context import decide_here
 from table.policy import level_name
-from table.service import decide_here
 
 STRONG = "strong"
 

@@ -22,7 +22,6 @@ class Settings:
     webhook_port: int = 8443
     webhook_secret: str | None = None
     log_level: str = "INFO"
-    language: str = "zh"  # for groups that never chose one
     playground_port: int = 8765
     # Telegram's limits (DESIGN.md): 20 messages a minute in a group, 30 a second in all, about one a second
     # in a private chat (a burst of three in three seconds passes, as the emulator's FloodLimits).
@@ -51,7 +50,6 @@ class Settings:
             webhook_port=int(env.get("WEBHOOK_PORT", "8443")),
             webhook_secret=env.get("WEBHOOK_SECRET") or None,
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
-            language=env.get("DEFAULT_LANGUAGE", "zh"),
             playground_port=int(env.get("PLAYGROUND_PORT", "8765")),
             # Only for a local Bot API server or emulator without Telegram's limits (tests).
             group_messages_per_minute=int(env.get("GROUP_MESSAGES_PER_MINUTE", "20")),

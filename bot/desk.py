@@ -2,6 +2,9 @@
 they are due (PTB's JobQueue, any process, claimed in the database so only one acts); keeps the invariant that
 every table in play waits with a deadline on the decision it waits for; hands the outbox's reports (a blocked
 chat, a migrated group, a retry window) to the table layer; picks up every open table at start.
+
+The time it fires deadlines by is injected (the system's UTC clock unless a test gives its own); a desk
+without a JobQueue arms nothing and fires what is due when it is swept.
 """
 
 from __future__ import annotations
@@ -11,12 +14,12 @@ import contextlib
 import logging
 import os
 import socket
-from collections.abc import Iterable
-from datetime import datetime, timedelta
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from telegram.ext import ContextTypes, JobQueue
+from telegram.ext import CallbackContext, JobQueue
 
-from storage.models import utcnow
 from storage.records import DeadlineRecord
 from table import Outcome, TableService
 from table.policy import Deadline
@@ -29,24 +32,31 @@ log = logging.getLogger(__name__)
 SWEEP_EVERY_S = 30.0
 
 
+def utcnow() -> datetime:
+    """The system's UTC clock: the desk's unless it is given another."""
+    return datetime.now(UTC)
+
+
 class Desk:
     def __init__(
         self,
         service: TableService,
         presenter: Presenter,
         outbox: Outbox,
-        job_queue: JobQueue | None,
+        job_queue: JobQueue[Any] | None,
         *,
         sweep_every: float = SWEEP_EVERY_S,
+        clock: Callable[[], datetime] = utcnow,
     ) -> None:
         self.service = service
         self.presenter = presenter
         self.outbox = outbox
         self.job_queue = job_queue
         self.sweep_every = sweep_every
+        self.clock = clock
         self.host = socket.gethostname()
         self.worker = f"{self.host}:{os.getpid()}"
-        self.started_at = utcnow()  # a claim under this worker's name from before it is a predecessor's
+        self.started_at = clock()  # a claim under this worker's name from before it is a predecessor's
         self._armed: set[datetime] = set()  # the moments a sweep job is waiting for
         self._reports: asyncio.Task[None] | None = None
         self._busy = 0  # reports being handled
@@ -68,7 +78,7 @@ class Desk:
         """The user talked to the bot (a command, a tap, a message): if Telegram had refused to deliver to him,
         he may be written to again, and his seats, hand and turn come back to him."""
         if self.outbox.unblock(user_id):
-            await self.after_all(await self.service.unblocked(user_id))
+            await self.after_all(await self.service.deliveries.unblocked(user_id))
 
     # ------------------------------------------------------------------ deadlines
 
@@ -85,32 +95,31 @@ class Desk:
         if at in self._armed:
             return
         self._armed.add(at)
-        delay = max(0.0, (at - utcnow()).total_seconds()) + 0.05
+        delay = max(0.0, (at - self.clock()).total_seconds()) + 0.05
         self.job_queue.run_once(self._sweep_job, when=delay, name="deadline", data=at)
 
-    async def _sweep_job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _sweep_job(self, context: CallbackContext[Any, Any, Any, Any]) -> None:
         due = context.job.data if context.job is not None else None
-        self._armed.discard(due)  # type: ignore[arg-type]
+        if isinstance(due, datetime):
+            self._armed.discard(due)
         await self.sweep(due if isinstance(due, datetime) else None)
 
-    async def _regular_sweep(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _regular_sweep(self, context: CallbackContext[Any, Any, Any, Any]) -> None:
         await self.release_claims_of_the_gone()
         await self.sweep()
         await self.keep_invariant()
 
     async def sweep(self, due: datetime | None = None) -> int:
-        """Fire every deadline due by now (by ``due``, for a job that fires a hair early)."""
-        now = max(utcnow(), due) if due is not None else utcnow()
-        claimed = await self.service.due_deadlines(self.worker, now)
-        for d in claimed:
+        """Fire every deadline due by now (by ``due``, for a job that fires a hair early); how many did."""
+        now = max(self.clock(), due) if due is not None else self.clock()
+        fired = 0
+        async for outcome in self.service.clock.fire_due(self.worker, now):
+            fired += 1
             try:
-                await self.after(await self.service.fire(d))
+                await self.after(outcome)
             except Exception as e:  # one table's trouble must not stop the others' deadlines
-                log.error(
-                    "deadline %s of table %s failed: %s at %s", d.kind, d.table_id, type(e).__name__, where(e)
-                )
-            await self.service.deadline_done(d)
-        return len(claimed)
+                log.error("showing table %s failed: %s at %s", outcome.table.id, type(e).__name__, where(e))
+        return fired
 
     async def release_claims_of_the_gone(self, pending: Iterable[DeadlineRecord] | None = None) -> int:
         """A deadline claimed by a process that died before its move (killed between the claim and the
@@ -118,10 +127,10 @@ class Desk:
         longer runs, or this worker's name before this process started (a restarted container, same pid),
         gives its claims up now."""
         released = 0
-        for d in await self.service.pending_deadlines() if pending is None else pending:
+        for d in await self.service.clock.pending_deadlines() if pending is None else pending:
             if d.claimed_by is None or d.claimed_at is None or not self._gone(d.claimed_by, d.claimed_at):
                 continue
-            if await self.service.release_claim(d):
+            if await self.service.clock.release_claim(d):
                 released += 1
                 log.warning(
                     "deadline %s of table %s was claimed by %s, which is gone: released",
@@ -137,7 +146,7 @@ class Desk:
             return claimed_at < self.started_at
         host, _, pid = worker.rpartition(":")
         if host != self.host or not pid.isdigit():
-            return False  # another machine's: its claim lapses after the lease (table.service.CLAIM_LEASE)
+            return False  # another machine's: its claim lapses after the lease (table.clock.CLAIM_LEASE)
         try:
             os.kill(int(pid), 0)
         except ProcessLookupError:
@@ -150,9 +159,9 @@ class Desk:
         """Every table in play waits with exactly one deadline on the decision it waits for (or on nobody): a
         table found otherwise (a process died between its commit and its deadline, say) is resumed."""
         fixed = 0
-        for table_id in await self.service.waiting_without_deadline():
+        for table_id in await self.service.clock.waiting_without_deadline():
             try:
-                outcome = await self.service.resume(table_id)
+                outcome = await self.service.clock.resume(table_id)
             except Exception as e:  # one broken table must not stop the others
                 log.error("could not resume table %s: %s at %s", table_id, type(e).__name__, where(e))
                 continue
@@ -167,9 +176,9 @@ class Desk:
         """Learn what earlier processes heard from Telegram, re-arm every pending deadline, sweep regularly for
         ones another process missed, listen to the outbox, and pick up what a crash interrupted (computer moves
         not made, a turn message not sent), from the committed state only."""
-        limits = await self.service.chat_limits()
+        limits = await self.service.deliveries.chat_limits()
         self.outbox.prime(limits.retry_until, set(limits.blocked))
-        pending = await self.service.pending_deadlines()
+        pending = await self.service.clock.pending_deadlines()
         await self.release_claims_of_the_gone(pending)
         for d in pending:
             self._arm(d.due_at)
@@ -178,11 +187,11 @@ class Desk:
                 self._regular_sweep, interval=self.sweep_every, first=self.sweep_every, name="sweep"
             )
         self._reports = asyncio.create_task(self._pump_reports())
-        for table_id in await self.service.open_tables():
+        for table_id in await self.service.clock.open_tables():
             try:
-                table = await self.service.load(table_id)
+                table = await self.service.reads.load(table_id)
                 if table.playing:
-                    await self.after(await self.service.resume(table_id))
+                    await self.after(await self.service.clock.resume(table_id))
             except Exception as e:  # one broken table must not keep the bot from starting
                 log.error("could not resume table %s: %s at %s", table_id, type(e).__name__, where(e))
 
@@ -198,11 +207,15 @@ class Desk:
                 await asyncio.wait_for(self.presenter.idle(), max(0.001, deadline - loop.time()))
             except TimeoutError:
                 break
-            if self.outbox.reports.empty() and not self._busy and not self.outbox.busy():
+            if self.quiet():
                 return True
             await asyncio.sleep(0.005)
         log.warning("stopping with messages still queued: Telegram's limits held them back")
         return False
+
+    def quiet(self) -> bool:
+        """Nothing queued for Telegram, and no report of the outbox waiting or being handled."""
+        return self.outbox.reports.empty() and not self._busy and not self.outbox.busy()
 
     async def close(self) -> None:
         if self._reports is not None:
@@ -219,11 +232,13 @@ class Desk:
             try:
                 if isinstance(report, ChatBlocked) and report.chat_id > 0:
                     # A private chat: the player blocked the bot or never started it.
-                    await self.after_all(await self.service.blocked(report.chat_id))
+                    await self.after_all(await self.service.deliveries.blocked(report.chat_id))
                 elif isinstance(report, GroupMigrated):
-                    await self.after(await self.service.migrate_group(report.old_id, report.new_id))
+                    await self.after(
+                        await self.service.deliveries.migrate_group(report.old_id, report.new_id)
+                    )
                 elif isinstance(report, RetryWindow):
-                    await self.service.chat_paused(report.chat_id, report.until)
+                    await self.service.deliveries.chat_paused(report.chat_id, report.until)
             except Exception as e:  # a report that cannot be handled must not stop the next ones
                 log.error("could not handle %s: %s at %s", type(report).__name__, type(e).__name__, where(e))
             finally:

@@ -1,7 +1,8 @@
 """Chinese and English through gettext catalogues kept as Babel `.po` files (compiled in memory at start).
 
-Message ids are English; `zh` is the default language. Private messages follow the player's Telegram
-language, group messages the group's setting.
+Message ids are English. Private messages follow the player's Telegram language (``DEFAULT_LANGUAGE``,
+Chinese, where Telegram tells none), group messages the group's setting (Chinese until /settings changes it:
+storage's default for a new group).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from babel.messages.pofile import read_po
 
 LOCALES = Path(__file__).parent / "locales"
 LANGUAGES = ("zh", "en")
-DEFAULT_LANGUAGE = "zh"
+DEFAULT_LANGUAGE = "zh"  # the language of a reader the bot knows no language of
 
 
 def normalise(code: str | None, default: str = DEFAULT_LANGUAGE) -> str:

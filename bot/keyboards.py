@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Action, Rules
-from engine.actions import BURN, PASS, PLAY, YIELD
+from engine.actions import BURN, PASS, PLAY, YIELD, ActionKind
 from engine.cards import NRANKS, RANKS, Counts, format_cards
 from engine.match import (
     DECLARE,
@@ -25,12 +25,12 @@ from engine.match import (
     Match,
 )
 from engine.rules import PRESETS
-from table import TIME_ZONES, TURN_TIMES, Group, SettingChange, Table
+from table import TIME_ZONES, TURN_TIMES, Group, SettingChange, SettingKind, Table
 from table.policy import COMPUTER_LEVELS
 
 from . import codec
 from .i18n import t
-from .render import duration_text, level_text, preset_text, rule_name
+from .texts.words import duration_text, level_text, preset_text, rule_name
 
 MAX_SUGGESTIONS = 4
 EMPTY: Counts = (0,) * NRANKS
@@ -110,11 +110,12 @@ def hand_keyboard(lang: str, table: Table, seat: int, selection: Counts = EMPTY)
     phase = match.phase
     rows: list[list[InlineKeyboardButton]] = []
     if phase in (P_REVOLT, P_HEAD, P_DECLARE):
-        words = {
+        choices: dict[str, list[tuple[str, ActionKind]]] = {
             P_REVOLT: [(t(lang, "革命"), REVOLT), (t(lang, "No 革命"), NO_REVOLT)],
             P_HEAD: [(t(lang, "要头"), YAOTOU), (t(lang, "无头"), WUTOU)],
             P_DECLARE: [(t(lang, "宣点"), DECLARE), (t(lang, "No 宣点"), NO_DECLARE)],
-        }[phase]
+        }
+        words = choices[phase]
         return InlineKeyboardMarkup([[act(label, Action(word)) for label, word in words]])
 
     hand = match.hand(seat)
@@ -181,7 +182,7 @@ def settings_keyboard(group: Group) -> InlineKeyboardMarkup:
     lang = group.language
     rules = group.rules
 
-    def b(label: str, what: str, value: str | int) -> InlineKeyboardButton:
+    def b(label: str, what: SettingKind, value: str | int) -> InlineKeyboardButton:
         return InlineKeyboardButton(label, callback_data=codec.setting_data(SettingChange(what, value)))
 
     def mark(on: bool) -> str:

@@ -7,6 +7,7 @@ and when one comes only that chat waits. PTB's AIORateLimiter is not used: it pa
 lets a full minute's worth through at once (a sliding minute then holds up to twice the limit), does not pace
 private chats at all, and on any 429 pauses every chat until the window is over (issue 15, measured with the
 emulator's limits: 93-108 answers 429 per round, one tap answered after 57 s, private replies ~1.1 s at p90).
+The pace is kept by the event loop's clock, or by a :class:`Clock` a test gives.
 
 One worker per chat keeps that chat's messages in order while chats proceed independently. Edits of the same
 message are coalesced (the latest content wins) until the moment they are sent, and an edit that would show
@@ -34,7 +35,7 @@ import warnings
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from telegram import Bot, InlineKeyboardMarkup
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
@@ -73,6 +74,24 @@ class RetryWindow:
 
 
 Report = ChatBlocked | GroupMigrated | RetryWindow
+
+
+class Clock(Protocol):
+    """The time the outbox keeps Telegram's pace by, in seconds, and its way of waiting for it."""
+
+    def time(self) -> float: ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+
+class LoopClock:
+    """The event loop's clock (the bot's): what the outbox keeps time by unless a test gives its own."""
+
+    def time(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
 
 
 @dataclass(frozen=True)
@@ -144,9 +163,10 @@ def _content(text: str, markup: Markup) -> tuple[str, str]:
 
 
 class Outbox:
-    def __init__(self, bot: Bot, pace: Pace | None = None) -> None:
+    def __init__(self, bot: Bot, pace: Pace | None = None, *, clock: Clock | None = None) -> None:
         self.bot = bot
         self.pace = pace or Pace()
+        self.clock: Clock = clock or LoopClock()
         self.reports: asyncio.Queue[Report] = asyncio.Queue()
         self.blocked: set[int] = set()
         self._queues: dict[int, deque[_Job]] = {}
@@ -154,7 +174,7 @@ class Outbox:
         self._edits: dict[tuple[int, int], _Job] = {}  # pending, not yet started: the latest content wins
         self._shown: OrderedDict[tuple[int, int], tuple[str, str]] = OrderedDict()
         self._windows: dict[int, _Window] = {}
-        self._retry_until: dict[int, float] = {}  # chat -> loop time
+        self._retry_until: dict[int, float] = {}  # chat -> the clock's time
         p = self.pace
         self._total = _Window(p.total_messages, p.total_period + p.margin)
         self._total_lock = asyncio.Lock()
@@ -168,11 +188,11 @@ class Outbox:
 
     def prime(self, windows: dict[int, datetime], blocked: set[int]) -> None:
         """What an earlier process learned (kept in the database): running retry windows, blocked chats."""
-        loop_now, now = asyncio.get_running_loop().time(), utcnow()
+        clock_now, now = self.clock.time(), utcnow()
         for chat_id, until in windows.items():
             left = (until - now).total_seconds()
             if left > 0:
-                self._retry_until[chat_id] = loop_now + left
+                self._retry_until[chat_id] = clock_now + left
         self.blocked |= blocked
 
     def unblock(self, chat_id: int) -> bool:
@@ -242,7 +262,8 @@ class Outbox:
         return any(self._queues.values()) or any(not w.done() for w in self._workers.values())
 
     async def flush(self, timeout: float = 30.0) -> None:
-        """Wait until everything queued so far has been sent (tests, shutdown), at most ``timeout`` seconds."""
+        """Wait until everything queued so far has been sent (tests, shutdown), at most ``timeout`` seconds of
+        the event loop's time (a test on a clock of its own moves that clock instead)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while loop.time() < deadline and self.busy():
@@ -276,7 +297,6 @@ class Outbox:
         return window
 
     async def _work(self, chat_id: int, q: deque[_Job]) -> None:
-        loop = asyncio.get_running_loop()
         while q:
             job = q.popleft()
             if job.kind == "edit":
@@ -288,26 +308,27 @@ class Outbox:
             result = None
             if job.chat_id not in self.blocked:
                 if job.kind != "delete":  # deleting is not one of the messages Telegram counts
-                    await self._pace(job.chat_id, loop)
+                    await self._pace(job.chat_id)
                 result = await self._deliver(job, q)
             if job.future is not None and not job.future.done():
                 job.future.set_result(result)
         if self._windows.get(chat_id) is not None and not self._windows[chat_id].times:
             self._windows.pop(chat_id, None)
 
-    async def _pace(self, chat_id: int, loop: asyncio.AbstractEventLoop) -> None:
+    async def _pace(self, chat_id: int) -> None:
+        clock = self.clock
         window = self._window(chat_id)
         while True:
-            now = loop.time()
+            now = clock.time()
             wait = max(window.wait(now), self._retry_until.get(chat_id, 0.0) - now)
             if wait <= 0:
                 break
-            await asyncio.sleep(wait)
+            await clock.sleep(wait)
         self._retry_until.pop(chat_id, None)
         async with self._total_lock:  # the chats waiting for the overall limit go first come, first served
-            while (wait := self._total.wait(loop.time())) > 0:
-                await asyncio.sleep(wait)
-            now = loop.time()
+            while (wait := self._total.wait(clock.time())) > 0:
+                await clock.sleep(wait)
+            now = clock.time()
             self._total.use(now)
             window.use(now)
 
@@ -325,10 +346,10 @@ class Outbox:
                 self.refused += 1
                 wait = e.retry_after
                 seconds = wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
-                self._retry_until[job.chat_id] = asyncio.get_running_loop().time() + seconds
+                self._retry_until[job.chat_id] = self.clock.time() + seconds
                 self.reports.put_nowait(RetryWindow(job.chat_id, utcnow() + timedelta(seconds=seconds)))
                 log.info("Telegram asked for %.0f s of pause in chat %s", seconds, job.chat_id)
-                await self._pace(job.chat_id, asyncio.get_running_loop())
+                await self._pace(job.chat_id)
                 continue
             except BadRequest as e:
                 text = str(e).lower()
@@ -336,7 +357,7 @@ class Outbox:
                     pass
                 elif job.kind == "delete" and job.text:
                     job.kind = "edit"  # too old to delete: it says so instead
-                    await self._pace(job.chat_id, asyncio.get_running_loop())
+                    await self._pace(job.chat_id)
                     continue
                 else:
                     log.info("Telegram refused %s in chat %s: %s", job.kind, job.chat_id, e.message)
@@ -356,7 +377,7 @@ class Outbox:
             except (NetworkError, TelegramError) as e:
                 log.warning("Telegram call %s in chat %s failed: %s", method, job.chat_id, type(e).__name__)
                 if attempt < ATTEMPTS - 1:
-                    await asyncio.sleep(0.5 * 2**attempt)
+                    await self.clock.sleep(0.5 * 2**attempt)
                 continue
             return result
         self.failed += 1

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
+from datetime import datetime
 from typing import Any
 
 from telegram import InlineKeyboardMarkup
@@ -45,19 +47,37 @@ from table import (
 from table.model import MOVES
 from table.outcome import LOBBY_VIEW
 
-from . import render
 from .i18n import t
 from .keyboards import hand_keyboard, lobby_keyboard, summary_keyboard
 from .outbox import Outbox
+from .texts.group import announcements, final_text, join_messages, lobby_text, summary_text, table_text
+from .texts.player import (
+    action_label,
+    closed_text,
+    deal_text,
+    hand_lines,
+    past_text,
+    round_end_text,
+    turn_text,
+)
+from .texts.words import glossary_lines, reader_language, seat_infos, terms_in, when_text
 
 log = logging.getLogger(__name__)
 
 
 class Presenter:
-    def __init__(self, outbox: Outbox, service: TableService, bot_username: str | None = None) -> None:
+    def __init__(
+        self,
+        outbox: Outbox,
+        service: TableService,
+        bot_username: str | None = None,
+        *,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
         self.outbox = outbox
         self.service = service
         self.bot_username = bot_username
+        self.clock = clock  # the time deadlines are told from ("in 2 min")
         # Work that waits for Telegram's answer (a new message's id, to record it) runs beside the update
         # that caused it: a handler that waited would hold its chat's next tap behind another chat's pace.
         self._waiting: set[asyncio.Task[None]] = set()
@@ -94,9 +114,7 @@ class Presenter:
 
     async def show_lobby(self, table: Table, *, repost: bool = False) -> None:
         lang = table.group.language
-        await self.group_message(
-            table, render.lobby_text(lang, table), lobby_keyboard(lang, table), repost=repost
-        )
+        await self.group_message(table, lobby_text(lang, table), lobby_keyboard(lang, table), repost=repost)
 
     async def group_message(
         self, table: Table, text: str, markup: InlineKeyboardMarkup | None, *, repost: bool = False
@@ -116,12 +134,12 @@ class Presenter:
         async def posted() -> int | None:
             message_id = await sent
             if message_id is not None:
-                await self.service.table_message_posted(table.id, message_id)
+                await self.service.deliveries.table_message_posted(table.id, message_id)
             return message_id
 
         task = asyncio.create_task(posted())
         self._reposts[table.id] = task
-        task.add_done_callback(lambda _t, table_id=table.id: self._forget_repost(table_id, _t))
+        task.add_done_callback(functools.partial(self._forget_repost, table.id))
 
     def _forget_repost(self, table_id: int, task: asyncio.Task[int | None]) -> None:
         if self._reposts.get(table_id) is task:
@@ -141,26 +159,26 @@ class Presenter:
         match = table.match
         assert match is not None
         lang = table.group.language
-        now = utcnow()
+        now = self.clock()
         new_round = bool(outcome.dealt)
         if new_round and table.summary_message_id is not None:
             self.outbox.drop_keyboard(table.group_id, table.summary_message_id)
         await self.group_message(
             table,
-            render.table_text(lang, table, now),
+            table_text(lang, table, now),
             None,
             repost=outcome.repost or (new_round and table.round_no > 1),
         )
         # The big moments of this stretch go out as one message: a group may get only 20 a minute.
-        seats = render.seat_infos(table, lang)
-        news = render.announcements(lang, outcome.told, outcome.events, seats)
+        seats = seat_infos(table, lang)
+        news = announcements(lang, outcome.told, outcome.events, seats)
         over = match.round_over and (
             outcome.unsummarized or any(e.kind == "round_over" for e in outcome.events)
         )
         if over:
-            news.append(render.summary_text(lang, table))
+            news.append(summary_text(lang, table))
         if news:
-            text = render.join_messages(news)
+            text = join_messages(news)
             text = await self._glossed(table, text)
             sent = self.outbox.send(table.group_id, text, summary_keyboard(lang, table) if over else None)
             if over:
@@ -175,7 +193,7 @@ class Presenter:
         mover = _player_mover(outcome)
         for seat in table.humans:
             assert seat.user_id is not None
-            plang = render.reader_language(table, seat.n)
+            plang = reader_language(table, seat.n)
             if mover is not None and seat.n == mover.n and seat.hand_message_id is not None:
                 message = tapped or seat.hand_message_id
                 if to_prompt is not None and to_prompt.n == seat.n:
@@ -184,36 +202,38 @@ class Presenter:
                     to_prompt = None
                     continue
                 self.outbox.edit(
-                    seat.user_id, message, render.past_text(plang, table, seat.n, _own_move(outcome, seat.n))
+                    seat.user_id, message, past_text(plang, table, seat.n, _own_move(outcome, seat.n))
                 )
             if new_round and (to_prompt is None or to_prompt.n != seat.n):
-                await self._new_hand_message(table, seat, render.deal_text(plang, table, seat.n), None)
+                await self._new_hand_message(table, seat, deal_text(plang, table, seat.n), None)
             if over:
-                self.outbox.send(seat.user_id, render.round_end_text(plang, table, seat.n))
+                self.outbox.send(seat.user_id, round_end_text(plang, table, seat.n))
         if to_prompt is not None:
             await self.send_turn(table, to_prompt, now=now, fresh=outcome.rearmed or not outcome.moves)
 
     async def _summary_posted(self, table: Table, sent: asyncio.Future[int | None]) -> None:
         message_id = await sent
         if message_id is not None:
-            await self.service.summary_posted(table.id, message_id, table.version)
+            await self.service.deliveries.summary_posted(table.id, message_id, table.version)
 
-    async def send_turn(self, table: Table, seat: Seat, *, now=None, fresh: bool = False) -> None:  # noqa: ANN001
+    async def send_turn(
+        self, table: Table, seat: Seat, *, now: datetime | None = None, fresh: bool = False
+    ) -> None:
         """A new message with his hand and the keyboard (his phone rings); an older one that still has buttons
         loses them (``fresh``: after a restart, when what the old one shows is not known)."""
         assert seat.user_id is not None
-        lang = render.reader_language(table, seat.n)
+        lang = reader_language(table, seat.n)
         if seat.hand_message_id is not None:
             shown = self.outbox.shows(seat.user_id, seat.hand_message_id)
             if (shown is not None and shown[1]) or (shown is None and fresh):
                 self.outbox.drop_keyboard(seat.user_id, seat.hand_message_id)
-        text, markup = self._turn(table, seat, lang, now or utcnow())
+        text, markup = self._turn(table, seat, lang, now or self.clock())
         await self._new_hand_message(
-            table, seat, text, markup, past=render.past_text(lang, table, seat.n, None), turn=True
+            table, seat, text, markup, past=past_text(lang, table, seat.n, None), turn=True
         )
 
-    def _turn(self, table: Table, seat: Seat, lang: str, now) -> tuple[str, InlineKeyboardMarkup]:  # noqa: ANN001
-        return render.turn_text(lang, table, seat.n, now), hand_keyboard(lang, table, seat.n)
+    def _turn(self, table: Table, seat: Seat, lang: str, now: datetime) -> tuple[str, InlineKeyboardMarkup]:
+        return turn_text(lang, table, seat.n, now), hand_keyboard(lang, table, seat.n)
 
     async def _new_hand_message(
         self,
@@ -234,7 +254,9 @@ class Presenter:
         message_id = await sent
         if message_id is None or seat.user_id is None:
             return
-        mine = await self.service.hand_message_sent(table.id, seat.n, message_id, table.version, turn=turn)
+        mine = await self.service.deliveries.hand_message_sent(
+            table.id, seat.n, message_id, table.version, turn=turn
+        )
         if not mine and past is not None:
             # The table moved on while this message was on its way (a move typed at once, or made in another
             # process): no buttons of a turn that is over may stay behind.
@@ -244,11 +266,11 @@ class Presenter:
         """An English group is told once per table what a Chinese term means, the first time it appears."""
         if table.group.language != "en":
             return text
-        new = frozenset(render.terms_in(text)) - table.marks.glossed
+        new = frozenset(terms_in(text)) - table.marks.glossed
         if not new:
             return text
-        await self.service.note_glossed(table, new)
-        return "\n".join([text, *render.glossary_lines(new)])
+        await self.service.deliveries.note_glossed(table, new)
+        return "\n".join([text, *glossary_lines(new)])
 
     async def _show_closed(self, outcome: Outcome) -> None:
         table = outcome.table
@@ -257,28 +279,26 @@ class Presenter:
             self.outbox.drop_keyboard(table.group_id, table.message_id)
         if table.summary_message_id is not None:
             self.outbox.drop_keyboard(table.group_id, table.summary_message_id)
-        self.outbox.send(table.group_id, render.final_text(lang, table))
+        self.outbox.send(table.group_id, final_text(lang, table))
         if table.match is None:
             return
         for seat in table.humans:
             assert seat.user_id is not None
             if seat.hand_message_id is not None:
                 self.outbox.drop_keyboard(seat.user_id, seat.hand_message_id)
-            self.outbox.send(
-                seat.user_id, render.closed_text(render.reader_language(table, seat.n), table, seat.n)
-            )
+            self.outbox.send(seat.user_id, closed_text(reader_language(table, seat.n), table, seat.n))
 
     # ------------------------------------------------------------------ notices
 
     def _tell(self, table: Table, notice: Notice) -> None:
         lang = table.group.language
-        names = render.seat_infos(table, lang)
+        names = seat_infos(table, lang)
         seat = table.seat(notice.seat) if not isinstance(notice, Closed) else None
-        plang = render.reader_language(table, seat.n) if seat is not None else lang
+        plang = reader_language(table, seat.n) if seat is not None else lang
         if isinstance(notice, TimedOut):
             if seat is None or seat.user_id is None:
                 return
-            played = render.action_label(plang, notice.action)
+            played = action_label(plang, notice.action)
             if not notice.autoplay:
                 # The first time-out: his turn message says what the computer did, and that one more hands
                 # his seat over (no new message: he is not looking, and the next turn rings anyway).
@@ -307,9 +327,7 @@ class Presenter:
             )
         elif isinstance(notice, Reminder):
             if seat is not None and seat.user_id is not None:
-                when = (
-                    render.when_text(plang, table.due, utcnow(), table.group.time_zone) if table.due else ""
-                )
+                when = when_text(plang, table.due, self.clock(), table.group.time_zone) if table.due else ""
                 self.outbox.send(
                     seat.user_id,
                     f"[{table.title}] "
@@ -342,7 +360,7 @@ class Presenter:
                 if table.to_act is None or table.to_act.n != seat.n:
                     lines = [
                         f"[{table.title}] " + t(plang, "You play your own cards again."),
-                        *render.hand_lines(plang, table, seat.n),
+                        *hand_lines(plang, table, seat.n),
                     ]
                     self.outbox.send(seat.user_id, "\n".join(lines))
         elif isinstance(notice, Closed):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Generator
 from typing import Any
 
 import aiosqlite
@@ -48,7 +48,7 @@ class LoopThreadConnection(aiosqlite.Connection):
     one process belongs on PostgreSQL.
     """
 
-    def __await__(self):  # type: ignore[override]  # no thread to start
+    def __await__(self) -> Generator[Any, None, LoopThreadConnection]:  # no thread to start
         return self._open().__await__()
 
     async def _open(self) -> LoopThreadConnection:
@@ -61,7 +61,7 @@ class LoopThreadConnection(aiosqlite.Connection):
             raise ValueError("Connection closed")
         return fn(*args, **kwargs)
 
-    def stop(self) -> None:  # type: ignore[override]  # nothing runs elsewhere, so nothing to wait for
+    def stop(self) -> None:  # nothing runs elsewhere, so nothing to wait for
         self._running = False
         if self._connection is not None:
             self._connection.close()
@@ -71,13 +71,16 @@ class LoopThreadConnection(aiosqlite.Connection):
         self.stop()
 
 
-def _loop_thread_creator(url: str, connect_args: dict[str, Any]) -> Callable[[], Any]:
+def _loop_thread_creator(
+    url: str, connect_args: dict[str, Any]
+) -> Callable[[], Awaitable[LoopThreadConnection]]:
     sa_url = make_url(url)
     args, params = sa_url.get_dialect()().create_connect_args(sa_url)
+    (database,) = args  # the SQLite dialects name the file as the one positional argument
     params = {**params, **connect_args}
 
     async def connect() -> LoopThreadConnection:
-        return await LoopThreadConnection(lambda: sqlite3.connect(*args, **params), 64)
+        return await LoopThreadConnection(lambda: sqlite3.connect(database, **params), 64)
 
     return connect
 

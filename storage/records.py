@@ -1,13 +1,15 @@
-"""Plain, immutable snapshots of stored rows, typed: what the repositories hand to the table layer.
+"""Plain, immutable snapshots of stored rows, typed: what the repositories hand to the table layer; and the
+changes the table layer may write back (``GroupSettings``, ``TableChanges``, ``SeatChanges``).
 
 The match is stored as engine.Match's JSON and comes back as a Match (``TableRecord.match``).
+Nothing here needs SQLAlchemy: the table layer and its in-memory fake import these without it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from engine import Match
 
@@ -136,3 +138,39 @@ class ChatLimits:
 
     retry_until: dict[int, datetime]
     blocked: frozenset[int]
+
+
+# The changes a caller may write, as keyword arguments: each key a column, a key left out a column left as it
+# is. total=False because a write names only what changed (a move writes three columns, not twelve).
+
+
+class GroupSettings(TypedDict, total=False):
+    """A group's settings (``groups.update_settings``): what /settings changes."""
+
+    language: str
+    turn_timeout_seconds: int
+    house_rules: dict[str, Any]  # Rules.to_dict()
+    time_zone: str
+    card_memory: bool
+    computer_level: int
+
+
+class TableChanges(TypedDict, total=False):
+    """What ``tables.save`` writes along with the next version; ``match`` is stored as its JSON."""
+
+    status: str
+    round_no: int
+    match: Match | None
+    last_seq: int
+    marks: dict[str, Any] | None  # table.model.Marks.to_json()
+    rules: dict[str, Any]
+    closed_at: datetime | None
+
+
+class SeatChanges(TypedDict, total=False):
+    """What ``seats.update`` writes of one seat."""
+
+    autoplay: bool
+    consecutive_timeouts: int
+    hand_message_id: int | None
+    computer_level: int | None

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Unpack
 
-from sqlalchemy import and_, bindparam, delete, func, or_, select, update
+from sqlalchemy import Table, and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -17,8 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from engine import Match
 from storage.errors import TableAlreadyOpen, VersionConflict
 from storage.models import (
-    PLACES,
     ActionRecord,
+    Base,
     ChatLimit,
     Deadline,
     GameTable,
@@ -34,27 +34,39 @@ from storage.records import (
     ChatLimits,
     DeadlineRecord,
     GroupRecord,
+    GroupSettings,
     LoggedAction,
     PlayerRecord,
     RoundInfo,
+    SeatChanges,
     SeatRecord,
     Standing,
     Stats,
+    TableChanges,
     TableRecord,
     TableScene,
     UserRecord,
 )
 
-groups_t = Group.__table__
-users_t = User.__table__
-members_t = GroupMember.__table__
-tables_t = GameTable.__table__
-seats_t = Seat.__table__
-rounds_t = RoundRecord.__table__
-actions_t = ActionRecord.__table__
-deadlines_t = Deadline.__table__
-updates_t = ProcessedUpdate.__table__
-chat_limits_t = ChatLimit.__table__
+
+def _table_of(model: type[Base]) -> Table:
+    # Declarative types __table__ as any FromClause (a model may be mapped to a join or a select); every
+    # model of storage.models is declared with __tablename__, so each holds a Table.
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
+
+
+groups_t = _table_of(Group)
+users_t = _table_of(User)
+members_t = _table_of(GroupMember)
+tables_t = _table_of(GameTable)
+seats_t = _table_of(Seat)
+rounds_t = _table_of(RoundRecord)
+actions_t = _table_of(ActionRecord)
+deadlines_t = _table_of(Deadline)
+updates_t = _table_of(ProcessedUpdate)
+chat_limits_t = _table_of(ChatLimit)
 
 
 class _Repository:
@@ -79,8 +91,8 @@ _PREBUILT: dict[tuple[str, Hashable], Any] = {}
 
 
 def _stats(row: Any) -> Stats:
-    places = tuple(getattr(row, f"place_{p}") for p in range(1, PLACES + 1))
-    return Stats(rounds_played=row.rounds_played, points=row.points, places=places, team_wins=row.team_wins)  # type: ignore[arg-type]
+    places = (row.place_1, row.place_2, row.place_3, row.place_4, row.place_5, row.place_6)  # 头科 first
+    return Stats(rounds_played=row.rounds_played, points=row.points, places=places, team_wins=row.team_wins)
 
 
 def _stat_increments(table: Any, place: int | None, points: int, won: bool) -> dict[str, Any]:
@@ -134,26 +146,10 @@ class GroupRepository(_Repository):
             stmt = stmt.on_conflict_do_update(index_elements=[groups_t.c.id], set_={"title": title})
         await self.connection.execute(stmt)
 
-    async def update_settings(
-        self,
-        group_id: int,
-        *,
-        language: str | None = None,
-        turn_timeout_seconds: int | None = None,
-        house_rules: dict[str, Any] | None = None,
-        time_zone: str | None = None,
-        card_memory: bool | None = None,
-        computer_level: int | None = None,
-    ) -> None:
-        given = {
-            "language": language,
-            "turn_timeout_seconds": turn_timeout_seconds,
-            "house_rules": house_rules,
-            "time_zone": time_zone,
-            "card_memory": card_memory,
-            "computer_level": computer_level,
-        }
-        values = {name: value for name, value in given.items() if value is not None}
+    async def update_settings(self, group_id: int, **changes: Unpack[GroupSettings]) -> None:
+        """Write the settings given."""
+        # A None never overwrites a setting, as when these were keywords that defaulted to None.
+        values = {name: value for name, value in changes.items() if value is not None}
         if values:
             await self.connection.execute(update(groups_t).where(groups_t.c.id == group_id).values(**values))
 
@@ -419,20 +415,21 @@ class TableRepository(_Repository):
             .where(tables_t.c.id == table_id, tables_t.c.version == version)
             .values(marks=marks)
         )
-        return result.rowcount == 1  # type: ignore[attr-defined]
+        return result.rowcount == 1
 
-    async def save(self, table_id: int, expected_version: int, **changes: Any) -> int:
+    async def save(self, table_id: int, expected_version: int, **changes: Unpack[TableChanges]) -> int:
         """Write `changes` and bump the version, only if nobody else did since `expected_version` was read.
         ``match`` is written as the match's JSON (the ``state`` column).
 
         The WHERE clause is the whole concurrency control: of two writers holding the same version, the
         database lets exactly one match; the other sees rowcount 0 and gets VersionConflict.
         """
-        if "match" in changes:
-            match = changes.pop("match")
-            changes["state"] = None if match is None else match.to_json()
+        columns: dict[str, Any] = dict(changes)
+        if "match" in columns:
+            match = columns.pop("match")
+            columns["state"] = None if match is None else match.to_json()
         new_version = expected_version + 1
-        names = tuple(sorted(changes))
+        names = tuple(sorted(columns))
         stmt = self._prebuilt(
             ("save", names),
             lambda: (
@@ -445,10 +442,10 @@ class TableRepository(_Repository):
                 )
             ),
         )
-        params = {f"s_{name}": value for name, value in changes.items()}
+        params = {f"s_{name}": value for name, value in columns.items()}
         params.update(w_id=table_id, w_version=expected_version, s_version=new_version, s_updated_at=utcnow())
         result = await self.connection.execute(stmt, params)
-        if result.rowcount != 1:  # type: ignore[attr-defined]
+        if result.rowcount != 1:
             raise VersionConflict(table_id, expected_version)
         return new_version
 
@@ -485,7 +482,7 @@ _HAND_MESSAGE_AT_VERSION = _HAND_MESSAGE.where(
 
 
 class SeatRepository(_Repository):
-    async def list(self, table_id: int) -> list[SeatRecord]:
+    async def of_table(self, table_id: int) -> list[SeatRecord]:
         rows = await self.connection.execute(_SEATS, {"table_id": table_id})
         return [_seat(row) for row in rows]
 
@@ -517,9 +514,9 @@ class SeatRepository(_Repository):
         result = await self.connection.execute(
             delete(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
         )
-        return bool(result.rowcount)  # type: ignore[attr-defined]
+        return bool(result.rowcount)
 
-    async def update(self, table_id: int, seat: int, **changes: Any) -> None:
+    async def update(self, table_id: int, seat: int, **changes: Unpack[SeatChanges]) -> None:
         """Write the seat's changed fields (autoplay, consecutive_timeouts, hand_message_id …): decided by
         the table layer, written in the unit of work that saves the table's new version."""
         names = tuple(sorted(changes))
@@ -546,7 +543,7 @@ class SeatRepository(_Repository):
         """
         params = {"t": table_id, "s": seat, "m": message_id, "v": version, "p": version if turn else None}
         result = await self.connection.execute(_HAND_MESSAGE_AT_VERSION, params)
-        if result.rowcount == 1:  # type: ignore[attr-defined]
+        if result.rowcount == 1:
             return True
         current = await self.connection.execute(_HAND_MESSAGE_OF, {"t": table_id, "s": seat})
         return current.scalar_one_or_none() == message_id
@@ -586,7 +583,7 @@ class RoundRepository(_Repository):
         ).first()
         return None if row is None else _round(row)
 
-    async def list(self, table_id: int) -> list[RoundInfo]:
+    async def of_table(self, table_id: int) -> list[RoundInfo]:
         rows = await self.connection.execute(
             select(rounds_t).where(rounds_t.c.table_id == table_id).order_by(rounds_t.c.round_no)
         )
@@ -607,7 +604,7 @@ class RoundRepository(_Repository):
                 finished_at=utcnow(), places=list(places), scores=None if scores is None else list(scores)
             )
         )
-        return result.rowcount == 1  # type: ignore[attr-defined]
+        return result.rowcount == 1
 
 
 class ActionLog(_Repository):
@@ -738,7 +735,7 @@ class DeadlineRepository(_Repository):
             )
             .values(claimed_by=None, claimed_at=None)
         )
-        return result.rowcount == 1  # type: ignore[attr-defined]
+        return result.rowcount == 1
 
     def _claimable(self, now: datetime, lease: timedelta) -> Any:
         # A claim older than the lease belongs to a worker that died before finishing; take it over.
@@ -826,7 +823,7 @@ class UpdateRepository(_Repository):
             lambda: self._insert(updates_t).on_conflict_do_nothing(index_elements=[updates_t.c.update_id]),
         )
         result = await self.connection.execute(stmt, {"update_id": update_id, "processed_at": utcnow()})
-        return result.rowcount == 1  # type: ignore[attr-defined]
+        return result.rowcount == 1
 
     async def seen(self, update_id: int) -> bool:
         """Whether the update id was recorded (by a unit of work that committed)."""
@@ -840,7 +837,7 @@ class UpdateRepository(_Repository):
     async def forget_before(self, moment: datetime) -> int:
         """Drop old ids: Telegram stops redelivering an update after 24 hours."""
         result = await self.connection.execute(delete(updates_t).where(updates_t.c.processed_at < moment))
-        return int(result.rowcount)  # type: ignore[attr-defined]
+        return int(result.rowcount)
 
     async def count(self) -> int:
         return int((await self.connection.execute(select(func.count()).select_from(updates_t))).scalar_one())

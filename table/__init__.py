@@ -1,8 +1,8 @@
 """The table layer, between the bot and storage: the table as one value (:mod:`table.model`), its policy
-(computer and 托管 moves, R4.3's automatic passes, deadlines: :mod:`table.policy`) and one use case per
-thing a player or the clock does (:class:`table.service.TableService`), each one unit of work returning an
-:class:`table.outcome.Outcome`. It knows no Telegram and no SQL: storage is reached through the protocols of
-:mod:`table.ports`."""
+(computer and 托管 moves, R4.3's automatic passes, deadlines: :mod:`table.policy`) and one use case per thing
+a player or the clock does, grouped by concern in modules of their own and reached through
+:class:`table.service.TableService`, each one unit of work returning an :class:`table.outcome.Outcome`. It
+knows no Telegram and no SQL: storage is reached through the protocols of :mod:`table.ports`."""
 
 from .errors import (
     AlreadyBegun,
@@ -25,7 +25,9 @@ from .errors import (
 )
 from .model import CLOSED, LOBBY, PLAYING, TIME_ZONES, TURN_TIMES, Entry, Group, Marks, Seat, Table
 from .outcome import CameBack, Closed, Move, Notice, Nudged, Outcome, Reminder, TimedOut, WentAutoplay
-from .service import NEXT_ROUND, SettingChange, TableService
+from .play import NEXT_ROUND
+from .service import TableService
+from .settings import SettingChange, SettingKind
 
 __all__ = [
     "CLOSED",
@@ -59,6 +61,7 @@ __all__ = [
     "SeatTaken",
     "Seat",
     "SettingChange",
+    "SettingKind",
     "StaleVersion",
     "Table",
     "TableAlreadyOpen",

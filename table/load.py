@@ -81,7 +81,8 @@ class MatchCache:
         hit = self._frozen.get(table_id)
         if hit is None or hit[0] != version:
             return None
-        return pickle.loads(hit[1])
+        match: Match = pickle.loads(hit[1])
+        return match
 
     def put(self, table_id: int, version: int, match: Match | None) -> None:
         if match is None:

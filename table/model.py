@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Final, Literal, cast
 
 from engine import Match, Rules
 from engine.cards import Counts, format_cards, parse_cards
 
-LOBBY, PLAYING, CLOSED = "lobby", "playing", "closed"
 Status = Literal["lobby", "playing", "closed"]
+LOBBY: Final = "lobby"
+PLAYING: Final = "playing"
+CLOSED: Final = "closed"
 
 # Who made a move: the player himself, the computer because his time ran out, or the computer for a
 # computer seat or a seat on 托管 (and R4.3's automatic passes).
@@ -34,6 +36,15 @@ TIME_ZONES = (
     "America/Los_Angeles",
     "Australia/Sydney",
 )
+# What the table's story tells (Entry.kind), as kept in the table's marks: a move, a moment of the engine's,
+# a decision before the play, a seat's coming and going.
+MoveKind = Literal["play", "burn", "pass", "auto_pass", "yield"]
+EntryKind = Literal[
+    MoveKind,
+    Literal["revolt", "declare", "yaotou", "wutou"],
+    Literal["trick_won", "opened", "out", "men", "burn_won", "burn_failed", "free_for_all"],
+    Literal["discarded_fours", "round_over", "dealt", "jie_shao", "fan_shao", "tuoguan", "back"],
+]
 RECENT_MAX = 48  # public entries kept for "since you last looked" and the trick on the table
 
 
@@ -86,12 +97,12 @@ class Entry:
     back). ``seq`` orders them; ``actor`` is "timeout" for a move the computer made for a late player."""
 
     seq: int
-    kind: str
+    kind: EntryKind
     seat: int | None = None
     cards: Counts | None = None
     other: int | None = None
     n: int | None = None
-    actor: str | None = None
+    actor: Literal["timeout"] | None = None
 
     def to_json(self) -> list[Any]:
         cards = None if self.cards is None else format_cards(self.cards)
@@ -100,10 +111,12 @@ class Entry:
     @classmethod
     def from_json(cls, row: list[Any]) -> Entry:
         seq, kind, seat, cards, other, n, actor = row
-        return cls(seq, kind, seat, None if cards is None else parse_cards(cards), other, n, actor)
+        return cls(
+            seq, cast(EntryKind, kind), seat, None if cards is None else parse_cards(cards), other, n, actor
+        )
 
 
-MOVES = frozenset({"play", "burn", "pass", "auto_pass", "yield"})
+MOVES: frozenset[EntryKind] = frozenset({"play", "burn", "pass", "auto_pass", "yield"})
 
 
 @dataclass(frozen=True, slots=True)

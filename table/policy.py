@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Final, Literal
 
 from engine import Action, Match
 from engine.actions import PASS
@@ -24,7 +24,9 @@ REMIND_FROM_S = 600  # a reminder at half time when the turn time is this long o
 COMPUTER_LEVELS = {1: "easy", 2: "heuristic", 3: "strong"}  # engine.ai.make_player's names
 DEFAULT_LEVEL = 2
 
-TIMEOUT, REMINDER = "timeout", "reminder"
+DeadlineKind = Literal["timeout", "reminder"]  # as stored in the deadlines' table
+TIMEOUT: Final = "timeout"
+REMINDER: Final = "reminder"
 PASS_ACTION = Action(PASS)
 
 Automatic = Literal["computer", "pass"]
@@ -32,7 +34,7 @@ Automatic = Literal["computer", "pass"]
 
 @dataclass(frozen=True, slots=True)
 class Deadline:
-    kind: str  # TIMEOUT or REMINDER
+    kind: DeadlineKind
     due_at: datetime
 
 

@@ -7,8 +7,8 @@ from engine import Match, Rules
 from engine.match import parse_action
 
 from .errors import NoRoundInPlay
+from .play import NEXT_ROUND
 from .ports import UnitOfWork
-from .service import NEXT_ROUND
 
 
 async def rebuild_round(uow: UnitOfWork, table_id: int, round_no: int) -> Match:

@@ -1,15 +1,18 @@
 """Telegram updates in: one module per place they come from (the group's commands, the private chat, the
 buttons, the settings). Each handler decodes the update, calls one use case of the table layer and hands
-the outcome to the desk to show; it decides no rule and opens no unit of work."""
+the outcome to the desk to show; it decides no rule and opens no unit of work. What every update needs is
+done once, before them (:mod:`bot.handlers.context`); what a use case refuses is worded in one place
+(:mod:`bot.handlers.refusals`)."""
 
 from __future__ import annotations
 
-from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
+from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
+from telegram.ext import CallbackQueryHandler, CommandHandler, MessageHandler, TypeHandler, filters
 
 from ..i18n import LANGUAGES, t
 from .buttons import on_callback
-from .common import on_error
+from .common import Handler, on_error
+from .context import CONTEXT_TYPES, CustomContext, GoujiApplication, keep_user_current
 from .group import (
     cmd_addbot,
     cmd_begin,
@@ -43,11 +46,17 @@ GROUP_COMMANDS = (
 )
 
 
-def register(app: Application) -> None:
+# The chores of every update run before the handlers (PTB runs one handler per group, groups in order).
+CHORES = -1
+
+
+def register(app: GoujiApplication) -> None:
+    """The handlers, the chores before them and the error handler; ``app`` built with :data:`CONTEXT_TYPES`."""
+    app.add_handler(TypeHandler(Update, keep_user_current), group=CHORES)
     private = filters.ChatType.PRIVATE
     # Every group command is heard in private too: those about a table say where they work, /rules, /stats
     # and /help answer there.
-    handlers = {
+    handlers: dict[str, Handler] = {
         "new": cmd_new,
         "join": cmd_join,
         "leave": cmd_leave,
@@ -98,7 +107,7 @@ def command_lists(lang: str) -> tuple[list[BotCommand], list[BotCommand]]:
     return group, private
 
 
-async def set_commands(app: Application) -> None:
+async def set_commands(app: GoujiApplication) -> None:
     for lang in LANGUAGES:
         group, private = command_lists(lang)
         code = None if lang == "zh" else lang
@@ -106,4 +115,12 @@ async def set_commands(app: Application) -> None:
         await app.bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats(), language_code=code)
 
 
-__all__ = ["GROUP_COMMANDS", "command_lists", "register", "set_commands"]
+__all__ = [
+    "CONTEXT_TYPES",
+    "GROUP_COMMANDS",
+    "CustomContext",
+    "GoujiApplication",
+    "command_lists",
+    "register",
+    "set_commands",
+]

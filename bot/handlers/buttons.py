@@ -9,36 +9,25 @@ import json
 
 from telegram import Update
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
-from storage.models import utcnow
-from table import (
-    CLOSED,
-    LOBBY,
-    AlreadyProcessed,
-    IllegalMove,
-    RoundInProgress,
-    StaleVersion,
-    Table,
-    TableError,
-    TableNotFound,
-)
+from table import CLOSED, LOBBY, AlreadyProcessed, IllegalMove, Table, TableError, TableNotFound
 
-from .. import codec, render
+from .. import codec
 from ..i18n import t
 from ..keyboards import hand_keyboard, stop_keyboard
-from .common import desk, user_language
+from ..texts.player import action_label, turn_text
+from .context import CustomContext
 from .group import add_computers, begin, leave, seat_user, stop
-from .private import refusal
+from .refusals import refusal
 from .settings import on_setting
 
 OUT_OF_DATE = "That button is out of date."
 
 
-async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_callback(update: Update, context: CustomContext) -> None:
     query = update.callback_query
     assert query is not None
-    lang = await user_language(context, update)
+    lang = context.language
     try:
         button = codec.decode(query.data)
     except codec.BadButton:
@@ -47,12 +36,15 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if isinstance(button, codec.Setting):
         await on_setting(update, context, button)
         return
-    service = desk(context).service
-    if isinstance(button, codec.Act) and await _act_at_once(update, context, button, lang):
+    desk = context.desk
+    service = desk.service
+    if isinstance(button, codec.Act) and await _act_at_once(update, context, button):
         return
     try:
         # A composer tap redraws the turn message, deadline included.
-        table = await service.load(button.table_id, with_due=isinstance(button, codec.Compose))
+        table: Table | None = await service.reads.load(
+            button.table_id, with_due=isinstance(button, codec.Compose)
+        )
     except TableNotFound:
         table = None
     if table is None or table.status == CLOSED:
@@ -73,9 +65,9 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         await query.answer(t(lang, "You are not seated at this table."), show_alert=True)
         return
     if seat.autoplay:
-        outcomes = await service.back(user.id, table.id)
+        outcomes = await service.lobby.back(user.id, table.id)
         await query.answer(t(lang, "Welcome back: you play your own cards again."))
-        await desk(context).after_all(outcomes)
+        await desk.after_all(outcomes)
         return
     match = table.match
     if match is None or table.version != button.version or match.current_player != seat.n:
@@ -88,33 +80,33 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
             return
         await query.answer()
         if query.message is not None:
-            desk(context).outbox.edit(
+            desk.outbox.edit(
                 user.id,
                 query.message.message_id,
-                render.turn_text(lang, table, seat.n, utcnow(), selection=button.selection),
+                turn_text(lang, table, seat.n, desk.clock(), selection=button.selection),
                 hand_keyboard(lang, table, seat.n, button.selection),
             )
         return
     if isinstance(button, codec.Hint):
         try:
-            hint = await service.hint(table.id, user.id, button.version)
-        except TableError:
-            await query.answer(t(lang, OUT_OF_DATE))
+            hint = await service.reads.hint(table.id, user.id, button.version)
+        except TableError as e:
+            await query.answer(refusal(lang, e, "hint"))
             return
-        await query.answer(t(lang, "Hint: {action}", action=render.action_label(lang, hint)), show_alert=True)
+        await query.answer(t(lang, "Hint: {action}", action=action_label(lang, hint)), show_alert=True)
         return
     # A move the use case refused for this table's state (the checks above let it through).
     await query.answer(t(lang, OUT_OF_DATE))
 
 
-def _drop_buttons(context: ContextTypes.DEFAULT_TYPE, update: Update) -> None:
+def _drop_buttons(context: CustomContext, update: Update) -> None:
     """A message whose buttons are out of date keeps its text and loses them. Not when the tapped data is not
     among the message's buttons as the bot drew them: a modified client forged it, and the message may well
     be a live turn."""
     query, chat = update.callback_query, update.effective_chat
     if query is None or query.message is None or chat is None:
         return
-    outbox = desk(context).outbox
+    outbox = context.desk.outbox
     tapped = json.dumps(query.data or "")
     shown = outbox.shows(chat.id, query.message.message_id)
     if shown is not None and tapped not in shown[1]:
@@ -122,9 +114,7 @@ def _drop_buttons(context: ContextTypes.DEFAULT_TYPE, update: Update) -> None:
     outbox.drop_keyboard(chat.id, query.message.message_id, tapped)
 
 
-async def _act_at_once(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, button: codec.Act, lang: str
-) -> bool:
+async def _act_at_once(update: Update, context: CustomContext, button: codec.Act) -> bool:
     """A move tapped in private goes straight to the use case, which checks seat, version and turn itself:
     reading the table first as well was a second read per tap (benches.load, cProfile). Whether the tap was
     handled; a refusal is looked at again by the caller (a seat on 托管 comes back, an old keyboard goes)."""
@@ -134,7 +124,7 @@ async def _act_at_once(
         return False
     tapped = query.message.message_id if query.message is not None else None
     try:
-        outcome = await desk(context).service.act(
+        outcome = await context.desk.service.play.act(
             button.table_id,
             user.id,
             button.action,
@@ -149,25 +139,23 @@ async def _act_at_once(
             await query.answer()
         return True
     except IllegalMove as e:
-        await query.answer(refusal(lang, e), show_alert=True)
+        await query.answer(refusal(context.language, e, "play"), show_alert=True)
         return True
     except TableError:
         return False
     # The answer carries the news of the tap itself: one call, no extra message.
     with contextlib.suppress(TelegramError):
-        await query.answer("✓ " + render.action_label(lang, button.action))
-    await desk(context).after(outcome, tapped=tapped)
+        await query.answer("✓ " + action_label(context.language, button.action))
+    await context.desk.after(outcome, tapped=tapped)
     return True
 
 
-async def on_lobby(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, table: Table, button: codec.Lobby
-) -> None:
+async def on_lobby(update: Update, context: CustomContext, table: Table, button: codec.Lobby) -> None:
     query = update.callback_query
     user = update.effective_user
     assert query is not None and user is not None
     lang = table.group.language
-    service = desk(context).service
+    desk = context.desk
     if button.what in ("next", "stop", "stopok", "keep"):
         if table.seat_of(user.id) is None and button.what != "keep":
             await query.answer(t(lang, "You are not seated at this table."), show_alert=True)
@@ -180,11 +168,11 @@ async def on_lobby(
         if button.what == "keep":
             await query.answer(t(lang, "The match goes on."))
             if query.message is not None:
-                desk(context).outbox.delete(table.group_id, query.message.message_id)
+                desk.outbox.delete(table.group_id, query.message.message_id)
             return
         if button.what == "stop":
             await query.answer()
-            desk(context).outbox.send(
+            desk.outbox.send(
                 table.group_id,
                 t(
                     lang,
@@ -197,18 +185,18 @@ async def on_lobby(
             refused = await stop(context, update, table, version=button.version)
             await query.answer(refused or t(lang, "The table is closed."), show_alert=refused is not None)
             if refused is None and query.message is not None:
-                desk(context).outbox.delete(table.group_id, query.message.message_id)
+                desk.outbox.delete(table.group_id, query.message.message_id)
             return
         if table.match is None or not table.match.round_over:
             await query.answer(t(lang, OUT_OF_DATE))
             return
         try:
-            outcome = await service.next_round(table.id, user.id, button.version)
-        except (StaleVersion, RoundInProgress):
-            await query.answer(t(lang, OUT_OF_DATE))
+            outcome = await desk.service.play.next_round(table.id, user.id, button.version)
+        except TableError as e:
+            await query.answer(refusal(lang, e, "next_round"))
             return
         await query.answer()
-        await desk(context).after(outcome)
+        await desk.after(outcome)
         return
     if table.status != LOBBY:
         await query.answer(t(lang, "The match has begun; wait for the next table."))
@@ -216,18 +204,18 @@ async def on_lobby(
     if table.message_id is None and query.message is not None:
         # Tapped before the bot had stored the lobby's id (Telegram's answer with it was still on its way):
         # this is the lobby message, to be edited, not posted a second time.
-        await service.table_message_posted(table.id, query.message.message_id)
+        await desk.service.deliveries.table_message_posted(table.id, query.message.message_id)
     if button.what == "join":
-        refused = await seat_user(context, update, table.id, button.seat)
-        if refused is None:
+        not_seated = await seat_user(context, update, table.id, button.seat)
+        if not_seated is None:
             await query.answer(t(lang, "You are seated."))
-        else:
-            text, markup = refused
-            if markup is None:
-                await query.answer(text, show_alert=True)
-            else:  # the deep link must be a button: a message in the group
-                await query.answer()
-                desk(context).outbox.send(table.group_id, text, markup)
+            return
+        text, markup = not_seated
+        if markup is None:
+            await query.answer(text, show_alert=True)
+        else:  # the deep link must be a button: a message in the group
+            await query.answer()
+            desk.outbox.send(table.group_id, text, markup)
         return
     action = {"leave": leave, "bots": add_computers, "begin": begin}[button.what]
     refused = await action(context, update, table)
@@ -237,4 +225,4 @@ async def on_lobby(
         await query.answer()
 
 
-__all__ = ["on_callback", "refusal"]
+__all__ = ["on_callback"]

@@ -1,44 +1,36 @@
-"""What every handler shares: the desk, who the user is and which language he reads, short answers, the
-admin check, and the error handler that keeps tracebacks away from users."""
+"""What the handlers share: the group an update came from, short answers, the admin check, the handler types,
+and the error handler that keeps tracebacks away from users (a table error that reaches it is worded as a
+refusal, anything else as a failure to try again)."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from telegram import InlineKeyboardMarkup, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, TelegramError
-from telegram.ext import ContextTypes
+from telegram.ext import ApplicationHandlerStop
 
-from table import Group
+from table import AlreadyProcessed, Group, TableError
 
-from ..desk import Desk
-from ..i18n import DEFAULT_LANGUAGE, normalise, t
+from ..i18n import t
 from ..where import where
+from .context import CustomContext
+from .refusals import refusal
 
 log = logging.getLogger(__name__)
 
-
-def desk(context: ContextTypes.DEFAULT_TYPE) -> Desk:
-    return context.application.bot_data["desk"]
-
-
-async def user_language(context: ContextTypes.DEFAULT_TYPE, update: Update) -> str:
-    """The user's language, after keeping his name and language current for the tables. A user the bot could
-    not write to who talks to it again gets his seats and hand back here."""
-    user = update.effective_user
-    if user is None:
-        return DEFAULT_LANGUAGE
-    d = desk(context)
-    await d.service.see_user(user.id, user.full_name, user.language_code)
-    await d.heard_from(user.id)
-    return normalise(user.language_code)
+# What PTB calls with an update (a coroutine function: CommandHandler and the others ask for one).
+Handler = Callable[[Update, CustomContext], Coroutine[Any, Any, None]]
 
 
-async def this_group(context: ContextTypes.DEFAULT_TYPE, update: Update) -> Group:
+async def this_group(context: CustomContext, update: Update) -> Group:
+    """The group the update came from, its title kept current."""
     chat = update.effective_chat
     assert chat is not None
-    return await desk(context).service.see_group(chat.id, chat.title)
+    return await context.desk.service.deliveries.see_group(chat.id, chat.title)
 
 
 def in_private(update: Update) -> bool:
@@ -47,15 +39,15 @@ def in_private(update: Update) -> bool:
 
 
 async def reply(
-    context: ContextTypes.DEFAULT_TYPE, update: Update, text: str, markup: InlineKeyboardMarkup | None = None
+    context: CustomContext, update: Update, text: str, markup: InlineKeyboardMarkup | None = None
 ) -> None:
     """An answer in the chat the update came from, at that chat's pace (through the outbox)."""
     chat = update.effective_chat
     if chat is not None:
-        desk(context).outbox.send(chat.id, text, markup)
+        context.desk.outbox.send(chat.id, text, markup)
 
 
-async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+async def is_admin(update: Update, context: CustomContext) -> bool:
     """A group admin or owner (Telegram's word; asked only when it matters)."""
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
@@ -67,7 +59,7 @@ async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
 
-async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_error(update: object, context: CustomContext) -> None:
     # Log the kind of failure only: texts and hands stay out of the logs. No traceback reaches a user.
     err = context.error
     if isinstance(err, BadRequest) and "query is too old" in str(err).lower():
@@ -76,20 +68,29 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         # confirmation. (PTB capitalises Telegram's message, hence lower().)
         log.info("a tap was answered too late")
         return
-    log.error(
-        "error handling an update: %s at %s",
-        type(err).__name__,
-        where(err),
-        exc_info=err if log.isEnabledFor(logging.DEBUG) else None,
-    )
-    if isinstance(update, Update):
-        lang = normalise(update.effective_user.language_code if update.effective_user else None)
-        try:
-            if update.callback_query is not None:
-                await update.callback_query.answer(t(lang, "Something went wrong; please try again."))
-            elif update.effective_message is not None and update.effective_chat is not None:
-                await update.effective_message.reply_text(
-                    t(lang, "Something went wrong; please try again."), do_quote=False
-                )
-        except TelegramError:
-            pass
+    if isinstance(err, AlreadyProcessed):
+        return  # a redelivered update: what it did stands, and was said the first time
+    if isinstance(err, TableError):
+        # A refusal no handler words itself (the table changed between a handler's read and its use case).
+        log.info("a use case refused: %s", type(err).__name__)
+        text = refusal(context.language, err)
+    else:
+        log.error(
+            "error handling an update: %s at %s",
+            type(err).__name__,
+            where(err),
+            exc_info=err if log.isEnabledFor(logging.DEBUG) else None,
+        )
+        text = t(context.language, "Something went wrong; please try again.")
+    if not isinstance(update, Update):
+        return
+    try:
+        if update.callback_query is not None:
+            await update.callback_query.answer(text)
+        elif update.effective_message is not None and update.effective_chat is not None:
+            await update.effective_message.reply_text(text, do_quote=False)
+    except TelegramError:
+        pass
+    # The update is answered: if the chores before the handlers failed, the handler does not run as well
+    # (one answer, not two).
+    raise ApplicationHandlerStop

@@ -5,35 +5,23 @@ from __future__ import annotations
 import re
 
 from telegram import Update
-from telegram.ext import ContextTypes
 
 from engine import Action
 from engine.match import parse_typed
-from table import (
-    AlreadyProcessed,
-    IllegalMove,
-    NoRoundInPlay,
-    NotSeated,
-    NotYourTurn,
-    Outcome,
-    RoundInProgress,
-    StaleVersion,
-    Table,
-    TableError,
-    TableNotFound,
-)
+from table import LOBBY, AlreadyProcessed, Outcome, Table, TableError, TableNotFound
 
-from .. import render
 from ..i18n import t
-from .common import desk, in_private, reply, user_language
+from ..texts.answers import help_text
+from .common import in_private, reply
+from .context import CustomContext
 from .group import cmd_help, seat_user
+from .refusals import refusal
 
 MAX_TEXT = 200  # a typed play is short; anything longer is not one
 _DEEP_LINK = re.compile(r"j(\d{1,12})s([0-5])")
 
 
-async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await user_language(context, update)
+async def cmd_start(update: Update, context: CustomContext) -> None:
     if not in_private(update):
         await cmd_help(update, context)
         return
@@ -44,18 +32,19 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         refused = await seat_user(context, update, table_id, seat)
         if refused is not None and update.effective_user is not None:
             try:
-                table = await desk(context).service.load(table_id)
+                table = await context.desk.service.reads.load(table_id)
             except TableNotFound:
                 table = None
             if (
                 table is not None
-                and table.status == "lobby"
+                and table.status == LOBBY
                 and table.seat_of(update.effective_user.id) is None
             ):
                 refused = await seat_user(context, update, table_id, None)  # that seat went: any other
         if refused is not None:
             await reply(context, update, refused[0])
         return
+    lang = context.language
     await reply(
         context,
         update,
@@ -64,23 +53,22 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             "Welcome! Add me to your group and send /new there to open a 够级 table. Your cards will come to this chat.",
         )
         + "\n\n"
-        + render.help_text(lang),
+        + help_text(lang),
     )
 
 
-async def cmd_back(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await user_language(context, update)
+async def cmd_back(update: Update, context: CustomContext) -> None:
     user = update.effective_user
     assert user is not None
-    outcomes = await desk(context).service.back(user.id)
+    outcomes = await context.desk.service.lobby.back(user.id)
     await reply(
         context,
         update,
-        t(lang, "Welcome back: you play your own cards again.")
+        t(context.language, "Welcome back: you play your own cards again.")
         if outcomes
-        else t(lang, "You are not on 托管 anywhere."),
+        else t(context.language, "You are not on 托管 anywhere."),
     )
-    await desk(context).after_all(outcomes)
+    await context.desk.after_all(outcomes)
 
 
 def typed_action(text: str) -> Action | None:
@@ -97,8 +85,8 @@ def typed_action(text: str) -> Action | None:
         return None
 
 
-async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    lang = await user_language(context, update)
+async def on_private_text(update: Update, context: CustomContext) -> None:
+    lang = context.language
     msg, user = update.effective_message, update.effective_user
     assert msg is not None and user is not None
     action = typed_action(msg.text or "")
@@ -114,7 +102,7 @@ async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         return
     mine = [
         table
-        for table in await desk(context).service.tables_of(user.id)
+        for table in await context.desk.service.reads.tables_of(user.id)
         if (seat := table.seat_of(user.id)) is not None
         and table.to_act is not None
         and table.to_act.n == seat.n
@@ -137,19 +125,18 @@ async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
             ),
         )
         return
-    outcome, refused = await act(context, update, mine[0], action, None, lang)
+    outcome, refused = await act(context, update, mine[0], action, None)
     if refused is not None:
         await reply(context, update, refused)
-    await desk(context).after(outcome)
+    await context.desk.after(outcome)
 
 
 async def act(
-    context: ContextTypes.DEFAULT_TYPE,
+    context: CustomContext,
     update: Update,
     table: Table,
     action: Action,
     version: int | None,
-    lang: str,
     from_message: int | None = None,
 ) -> tuple[Outcome | None, str | None]:
     """One move of the user's; the outcome to show, or the text that says why it was refused (neither for a
@@ -157,26 +144,11 @@ async def act(
     user = update.effective_user
     assert user is not None
     try:
-        outcome = await desk(context).service.act(
+        outcome = await context.desk.service.play.act(
             table.id, user.id, action, version=version, update_id=update.update_id, from_message=from_message
         )
     except AlreadyProcessed:
         return None, None
     except TableError as e:
-        return None, refusal(lang, e)
+        return None, refusal(context.language, e, "play")
     return outcome, None
-
-
-def refusal(lang: str, e: TableError) -> str:
-    """Why a move was refused, in a word the player understands."""
-    if isinstance(e, IllegalMove):
-        return t(lang, "Not allowed: {reason}", reason=render.refusal_text(lang, e.reason))
-    if isinstance(e, NotYourTurn):
-        return t(lang, "It is not your turn.")
-    if isinstance(e, NotSeated):
-        return t(lang, "You are not seated at this table.")
-    if isinstance(e, TableNotFound):
-        return t(lang, "That table is closed.")
-    if isinstance(e, StaleVersion | NoRoundInPlay | RoundInProgress):
-        return t(lang, "That button is out of date.")
-    return t(lang, "That button is out of date.")

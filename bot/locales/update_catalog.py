@@ -34,7 +34,12 @@ def update(lang: str = "zh", extra: dict[str, str] | None = None) -> Catalog:
     old: dict[str, str] = {}
     if path.exists():
         with path.open("rb") as f:
-            old = {m.id: m.string for m in read_po(f, locale=lang) if m.id}  # type: ignore[misc]
+            # The catalogue holds singular ids only (message_ids takes a plural's singular).
+            old = {
+                m.id: m.string
+                for m in read_po(f, locale=lang)
+                if isinstance(m.id, str) and m.id and isinstance(m.string, str)
+            }
     old.update(extra or {})
     catalog = Catalog(locale=lang, project="gouji-bot")
     for msgid in message_ids():
@@ -46,5 +51,6 @@ def update(lang: str = "zh", extra: dict[str, str] | None = None) -> Catalog:
 
 
 if __name__ == "__main__":
-    missing = [m.id for m in update() if m.id and not m.string]
+    # A plural message (tn) has the ids of its forms: its singular names it.
+    missing = [m.id if isinstance(m.id, str) else m.id[0] for m in update() if m.id and not m.string]
     print(f"{len(missing)} message(s) without a translation" + (": " + "; ".join(missing) if missing else ""))

@@ -110,7 +110,7 @@ class Table:
         assert self.lobby is not None
         return self.emu.world.chat(self.group.id).messages[self.lobby.message_id]
 
-    async def tap_lobby(self, user: User, arg: str, until=None) -> None:  # noqa: ANN001
+    async def tap_lobby(self, user: User, arg: str, until=None) -> None:
         lobby = self.lobby_now()
         query = self.emu.tap(user, lobby, lobby_button(lobby, arg))
         await self.emu.wait_for_answer(query)
@@ -122,7 +122,7 @@ class Table:
 
     async def play_until(
         self, done, rng: random.Random, *, type_some: bool = True, max_steps: int = 3000
-    ) -> None:  # noqa: ANN001
+    ) -> None:
         """Humans act whenever they have a turn message, until ``done()`` holds."""
         for _ in range(max_steps):
             if done():

@@ -50,7 +50,7 @@ async def test_six_humans_play_a_round_and_pay_tribute_in_the_next(
         timeout=10,
         description="round 2",
     )
-    match = (await service.load(1)).match
+    match = (await service.reads.load(1)).match
     assert match is not None and match.round_no == 2
     paid = [e for e in match.shown if e["kind"].startswith("tribute_") and e.get("cards")]
     expected = [f"贡：{' '.join(_groups(e['cards']))}" for e in paid]

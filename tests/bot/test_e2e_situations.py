@@ -13,7 +13,7 @@ from emulator import TelegramEmulator
 from table.rebuild import rebuild_round
 
 
-def service_of(app: Application):  # noqa: ANN201
+def service_of(app: Application):
     return app.bot_data["service"]
 
 
@@ -117,19 +117,19 @@ async def test_a_seat_that_times_out_goes_tuoguan_and_comes_back(
         )
     except TimeoutError:
         print(table.dump())
-        snap = await service_of(bot_app).load(1)
+        snap = await service_of(bot_app).reads.load(1)
         print(snap.seats, snap.match.phase, snap.match.current_player, snap.version)
         async with bot_app.bot_data["uow"]() as u:
             print("DEADLINES", await u.deadlines.of_table(1))
         raise
-    snap = await service_of(bot_app).load(1)
+    snap = await service_of(bot_app).reads.load(1)
     if not table.round_over():
         assert snap.seat(0).autoplay, "two time-outs in a row put the seat on 托管"
         assert any("托管" in (t or "") for t in [table.lobby_now().text])
     # She sends /back and gets her seat back: her own turn message comes again.
     said = emu.user_sends(alice, alice.id, "/back")
     answer = await emu.wait_for_bot_message(alice.id, after=said, contains="Welcome back")
-    snap = await service_of(bot_app).load(1)
+    snap = await service_of(bot_app).reads.load(1)
     assert not snap.seat(0).autoplay, answer.text
 
 
@@ -150,11 +150,11 @@ async def test_a_restart_in_the_middle_of_a_round_continues_it_with_nothing_lost
         if steps >= 6:
             break
     log_before = await logged_actions(app)
-    state_before = (await service_of(app).load(1)).match
+    state_before = (await service_of(app).reads.load(1)).match
     await stop_application(app)
 
     app2: Application = await start_bot()  # type: ignore[misc]
-    snap = await service_of(app2).load(1)
+    snap = await service_of(app2).reads.load(1)
     assert snap.match == state_before, "the stored state is the state before the restart"
     assert (await logged_actions(app2))[: len(log_before)] == log_before
     # The same round goes on to its end; the log has no gap and rebuilds the saved state.
@@ -165,7 +165,7 @@ async def test_a_restart_in_the_middle_of_a_round_continues_it_with_nothing_lost
         rebuilt = await rebuild_round(u, 1, 1)
         seqs = [a.seq for a in await u.actions.of_table(1)]
     assert seqs == list(range(1, len(seqs) + 1))
-    assert rebuilt == (await service_of(app2).load(1)).match
+    assert rebuilt == (await service_of(app2).reads.load(1)).match
 
 
 async def test_a_player_who_blocks_the_bot_goes_tuoguan_and_the_group_is_told(
@@ -183,7 +183,7 @@ async def test_a_player_who_blocks_the_bot_goes_tuoguan_and_the_group_is_told(
         timeout=10,
         description="the group told how to fix it",
     )
-    snap = await service_of(bot_app).load(1)
+    snap = await service_of(bot_app).reads.load(1)
     assert snap.seat(0).autoplay
     # The computer plays the seat: the round ends without Alice.
     await emu.wait_for(table.round_over, timeout=30, description="the round to end")
@@ -248,7 +248,7 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_table(
         timeout=10,
         description="the table in the supergroup",
     )
-    snap = await service_of(bot_app).load(1)
+    snap = await service_of(bot_app).reads.load(1)
     assert snap.group_id == new.id
     table.group = new
     table.lobby = next(m for m in emu.bot_messages(new.id) if "第 1 局" in (m.text or ""))
@@ -284,7 +284,7 @@ async def test_a_join_while_telegram_asks_the_bot_to_wait_seats_the_player_once_
 async def test_a_stop_while_telegram_holds_messages_back_ends_in_its_wait_time(
     start_bot: Callable[..., object],
     bot_settings,
-    emulator: TelegramEmulator,  # noqa: ANN001
+    emulator: TelegramEmulator,
 ) -> None:
     """Stopping a busy bot: Telegram has asked it to wait a minute in a group, and the lobby is still queued.
     The stop gives up after its wait (SHUTDOWN_WAIT_S) and says so in the log; it used to raise TimeoutError

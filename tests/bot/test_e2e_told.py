@@ -141,7 +141,7 @@ async def test_the_round_and_the_match_end_in_private_too_and_stop_asks_first(
     await emu.wait_for(
         lambda: emu.world.chat(table.group.id).messages[question.message_id].deleted, timeout=10
     )
-    assert (await bot_app.bot_data["service"].load(1)).playing
+    assert (await bot_app.bot_data["service"].reads.load(1)).playing
     # Next round: the old summary loses its buttons; its Stop can no longer end the live match.
     emu.tap(table.humans[0], summary, lobby_button(summary, "next"))
     await emu.wait_for(
@@ -152,7 +152,7 @@ async def test_the_round_and_the_match_end_in_private_too_and_stop_asks_first(
     old_stop = emu.forge_tap(table.humans[0], summary, lobby_button(question, "stopok"))
     answered = await emu.wait_for_answer(old_stop)
     assert "已过期" in (answered.answer_text or ""), "out of date (in the group's Chinese)"
-    assert (await bot_app.bot_data["service"].load(1)).playing
+    assert (await bot_app.bot_data["service"].reads.load(1)).playing
     # /stop asks, Yes closes: final standings in the group, the end in each private chat, no live buttons.
     said = emu.user_sends(table.humans[0], table.group.id, "/stop")
     ask = await emu.wait_for_bot_message(table.group.id, after=said, contains="确定结束比赛")
@@ -352,7 +352,7 @@ async def test_big_moments_reach_the_group_as_messages(
 async def test_strong_computers_chosen_in_settings_play_from_a_process_pool(
     start_bot,
     bot_settings,
-    emulator: TelegramEmulator,  # noqa: ANN001
+    emulator: TelegramEmulator,
 ) -> None:
     """Issue 16: the level is chosen per table in /settings and shown by the lobby; a strong computer thinks
     in a process pool (here 20 ms a decision), and 托管 plays at the table's level."""
@@ -372,7 +372,7 @@ async def test_strong_computers_chosen_in_settings_play_from_a_process_pool(
     await table.play_until(table.round_over, random.Random(13))
     assert app.bot_data["computers"]._pool is not None, "the strong level thought in the process pool"
     service = app.bot_data["service"]
-    assert all(s.computer_level == 3 for s in (await service.load(1)).seats if not s.human)
+    assert all(s.computer_level == 3 for s in (await service.reads.load(1)).seats if not s.human)
 
 
 async def test_burns_broken_and_counter_burned_and_thrown_fours_are_told_to_the_group(

@@ -1,13 +1,14 @@
 """Issue 13, defect 6: the turn prompt says what is asked of the player in this position, 让牌 is not offered
 when it can only come straight back, and a refusal says what would be allowed. Set positions (RULES.md R3.3,
-R4.2, R4.4), words from bot.render, buttons from bot.keyboards."""
+R4.2, R4.4), words from bot.texts, buttons from bot.keyboards."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot import render
 from bot.keyboards import hand_keyboard
+from bot.texts.player import refusal_text, why_text
+from bot.texts.words import seat_infos
 from engine import Action, Match, Round, Rules
 from engine.actions import PASS, PLAY, YIELD
 from engine.cards import parse_cards
@@ -36,7 +37,7 @@ def position(hands: list[str], leader: int = 0) -> Round:
 
 def prompt(table: Table, seat: int) -> str:
     assert table.match is not None
-    return render.why_text("en", table, table.match.public_view(), seat, render.seat_infos(table, "en"))
+    return why_text("en", table, table.match.public_view(), seat, seat_infos(table, "en"))
 
 
 def test_only_the_duitou_may_answer_a_gouji_and_he_is_told_so() -> None:
@@ -94,6 +95,6 @@ def test_a_refused_play_says_what_would_be_allowed() -> None:
     size = rnd.illegal_reason(Action(PLAY, parse_cards("7777")))
     held = rnd.illegal_reason(Action(PLAY, parse_cards("JJ2")))
     assert size is not None and held is not None
-    assert render.refusal_text("en", size) == "7777 does not beat 666: the play must have 3 cards."
-    assert render.refusal_text("en", held) == "You do not hold JJ2: you have no 2."
-    assert "必须出 3 张" in render.refusal_text("zh", size)
+    assert refusal_text("en", size) == "7777 does not beat 666: the play must have 3 cards."
+    assert refusal_text("en", held) == "You do not hold JJ2: you have no 2."
+    assert "必须出 3 张" in refusal_text("zh", size)

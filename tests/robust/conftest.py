@@ -11,10 +11,10 @@ from telegram.ext import Application
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bot"))
 
-from bot.app import build_application, start_application, stop_application  # noqa: E402
-from bot.config import Settings  # noqa: E402
-from emulator import TelegramEmulator  # noqa: E402
-from emulator.pytest_fixtures import emulator  # noqa: E402
+from bot.app import build_application, start_application, stop_application
+from bot.config import Settings
+from emulator import TelegramEmulator
+from emulator.pytest_fixtures import emulator
 
 __all__ = ["emulator"]
 

@@ -30,7 +30,7 @@ async def taps_applied(app: Application) -> int:
         return await u.updates.count()
 
 
-def a_tap(msg) -> str:  # noqa: ANN001
+def a_tap(msg) -> str:
     """A button that acts at once: a one-tap play, or pass."""
     return next(
         b["callback_data"]
@@ -218,11 +218,11 @@ async def test_a_turn_message_whose_turn_another_worker_closed_meanwhile_loses_i
         if chat_id in (ann.id, ben.id) and markup is not None and not raced and message_id is not None:
             raced.append((chat_id, message_id))
             other_service = TableService(other_uow)
-            view = await other_service.load(1)
+            view = await other_service.reads.load(1)
             assert view.match is not None and view.to_act is not None and view.to_act.user_id == chat_id
             legal = view.match.legal_actions()
             action = next((a for a in legal if str(a) == "pass"), legal[0])
-            await other_service.act(1, chat_id, action, version=view.version)
+            await other_service.play.act(1, chat_id, action, version=view.version)
 
     before_the_id_comes_back(monkeypatch, bot_app, other_worker_moves_on)
     try:

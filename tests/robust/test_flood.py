@@ -16,9 +16,9 @@ from pathlib import Path
 from dilated import DilatedLoop
 from players import Table, round_summaries
 
-from bot import render
 from bot.app import build_application, start_application, stop_application
 from bot.config import Settings
+from bot.texts.group import table_text
 from emulator import FloodLimits, TelegramEmulator
 from storage.models import utcnow
 
@@ -59,9 +59,9 @@ async def a_round_under_flood_limits(db: Path) -> dict[str, object]:
         await play_round(table, random.Random(11))
         outbox = app.bot_data["outbox"]
         await outbox.flush(timeout=PATIENCE)
-        stored = await app.bot_data["service"].load(1)
+        stored = await app.bot_data["service"].reads.load(1)
         assert stored.match is not None and stored.match.round_over
-        final = render.table_text(stored.group.language, stored, utcnow())
+        final = table_text(stored.group.language, stored, utcnow())
         shown = emu.world.chat(table.group.id).messages[stored.message_id]
         group_sends = [
             c

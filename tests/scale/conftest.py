@@ -7,6 +7,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "bot"))
 
-from emulator.pytest_fixtures import emulator  # noqa: E402
+from emulator.pytest_fixtures import emulator
 
 __all__ = ["emulator"]

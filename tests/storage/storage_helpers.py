@@ -45,7 +45,7 @@ async def assert_every_round_rebuilds(uow: UnitOfWorkFactory) -> None:
             assert [e.seq for e in entries] == list(range(1, table.last_seq + 1)), (
                 "log has a gap or duplicate"
             )
-            for info in await u.rounds.list(table.id):
+            for info in await u.rounds.of_table(table.id):
                 rebuilt = await rebuild_round(u, table.id, info.round_no)
                 if info.round_no == table.round_no:
                     assert rebuilt == table.match

@@ -15,7 +15,7 @@ from storage import uow_factory
 
 async def _hand_message(db: Database, table_id: int, seat: int) -> int | None:
     async with db.uow() as u:
-        return next(s for s in await u.seats.list(table_id) if s.seat == seat).hand_message_id
+        return next(s for s in await u.seats.of_table(table_id) if s.seat == seat).hand_message_id
 
 
 async def _claim(db: Database, table_id: int, seat: int, message_id: int, version: int) -> bool:
@@ -34,19 +34,19 @@ async def test_a_message_sent_for_a_version_the_table_left_never_replaces_the_ne
     assert dealt.match is not None and dealt.to_act is not None
     mover = dealt.to_act.n
 
-    assert await service.hand_message_sent(dealt.id, mover, 50, dealt.version)
+    assert await service.deliveries.hand_message_sent(dealt.id, mover, 50, dealt.version)
     assert await _hand_message(db, seated.table_id, mover) == 50
 
     # He acts from message 60 (a turn message whose id the bot had not stored yet): the move names it.
     action = rng.choice(dealt.match.legal_actions())
-    await service.act(dealt.id, user_to_act(dealt), action, version=dealt.version, from_message=60)
+    await service.play.act(dealt.id, user_to_act(dealt), action, version=dealt.version, from_message=60)
     assert await _hand_message(db, seated.table_id, mover) == 60
 
     # Message 70, sent for the version his move left, comes back late: it is not his hand message.
-    assert not await service.hand_message_sent(dealt.id, mover, 70, dealt.version)
+    assert not await service.deliveries.hand_message_sent(dealt.id, mover, 70, dealt.version)
     assert await _hand_message(db, seated.table_id, mover) == 60
     # The message his move named is his, even asked about late.
-    assert await service.hand_message_sent(dealt.id, mover, 60, dealt.version)
+    assert await service.deliveries.hand_message_sent(dealt.id, mover, 60, dealt.version)
 
 
 async def test_a_claim_racing_a_move_waits_for_it_and_loses(db: Database, rng: random.Random) -> None:

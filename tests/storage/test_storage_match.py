@@ -28,7 +28,7 @@ async def test_a_match_is_stored_round_after_round_and_rebuilds_from_its_log(
     table = await play_until(service, seated.table_id, rng, stop_before_end=False)
     sizes = [await _stored_bytes(db, table.id)]
     for round_no in (2, 3):
-        nxt = await service.next_round(table.id, SIX[0], table.version)
+        nxt = await service.play.next_round(table.id, SIX[0], table.version)
         assert nxt.table.round_no == round_no and any(e.kind == "dealt" for e in nxt.dealt)
         table = await play_until(service, table.id, rng, stop_before_end=False)
         sizes.append(await _stored_bytes(db, table.id))

@@ -19,7 +19,7 @@ async def test_every_round_of_a_table_rebuilds_from_seed_and_log(db: Database, r
         table = await play_until(service, seated.table_id, rng, stop_before_end=False)
         assert table.match is not None
         finished.append((table.round_no, table.match.copy()))
-        await service.next_round(table.id, SIX[0], table.version)
+        await service.play.next_round(table.id, SIX[0], table.version)
     midway = await play_until(service, seated.table_id, rng, stop_before_end=True)
 
     async with db.uow() as u:
@@ -28,7 +28,7 @@ async def test_every_round_of_a_table_rebuilds_from_seed_and_log(db: Database, r
             assert rebuilt == match
             assert (rebuilt.places, rebuilt.scores()) == (match.places, match.scores())
         assert await rebuild_round(u, seated.table_id, 3) == midway.match
-        seeds = [info.seed for info in await u.rounds.list(seated.table_id)]
+        seeds = [info.seed for info in await u.rounds.of_table(seated.table_id)]
     assert len(seeds) == 3
 
 
@@ -43,7 +43,7 @@ async def test_the_log_records_who_acted_and_what(db: Database, rng: random.Rand
             break
         action = rng.choice(table.match.legal_actions())
         user = table.to_act.user_id  # type: ignore[union-attr]
-        outcome = await service.act(table.id, user, action, version=table.version)
+        outcome = await service.play.act(table.id, user, action, version=table.version)
         played += [(m.seat, str(m.action)) for m in outcome.moves]
         assert outcome.moves[0].action == action and outcome.moves[0].actor == "player"
         table = outcome.table

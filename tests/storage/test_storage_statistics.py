@@ -33,7 +33,7 @@ async def test_statistics_follow_each_finished_round_once(db: Database, rng: ran
     for round_no in (1, 2):
         before = await play_until(service, seated.table_id, rng, stop_before_end=True)
         action, user = await last_move(service, before)
-        ended = (await service.act(before.id, user, action, version=before.version)).table
+        ended = (await service.play.act(before.id, user, action, version=before.version)).table
         match = ended.match
         assert match is not None and match.round_over
         places, scores = match.places, match.scores()
@@ -44,7 +44,7 @@ async def test_statistics_follow_each_finished_round_once(db: Database, rng: ran
 
         # The last button tapped twice: refused, and the round is not counted again.
         with pytest.raises(StaleVersion):
-            await service.act(before.id, user, action, version=before.version)
+            await service.play.act(before.id, user, action, version=before.version)
 
         async with db.uow() as u:
             for user_id in SIX:
@@ -57,7 +57,7 @@ async def test_statistics_follow_each_finished_round_once(db: Database, rng: ran
             assert info is not None and info.finished_at is not None
             assert (info.places, info.scores) == (places, scores)
         if round_no == 1:
-            await service.next_round(ended.id, SIX[0], ended.version)
+            await service.play.next_round(ended.id, SIX[0], ended.version)
 
 
 async def test_no_statistics_before_the_round_ends(db: Database, rng: random.Random) -> None:
@@ -87,7 +87,7 @@ async def test_rounds_ending_at_once_in_two_groups_both_count(db: Database, rng:
         table = await play_until(service, seated.table_id, rng, stop_before_end=True)
         finals.append((table, *(await last_move(service, table))))
 
-    outcomes = await asyncio.gather(*(service.act(t.id, u, a, version=t.version) for t, a, u in finals))
+    outcomes = await asyncio.gather(*(service.play.act(t.id, u, a, version=t.version) for t, a, u in finals))
     results = []
     for outcome in outcomes:
         match = outcome.table.match

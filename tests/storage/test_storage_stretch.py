@@ -23,7 +23,7 @@ async def test_a_stretch_is_one_version_with_every_move_logged_in_order(
     dealt = await begin(service, seated)
     table = dealt.table
     # The deal was followed by the computers' moves until the player's turn: all in the deal's version.
-    assert table.version == (await service.load(table.id)).version
+    assert table.version == (await service.reads.load(table.id)).version
     assert len(dealt.moves) >= 1 or table.to_act is not None
     if table.match is None or table.match.round_over:
         return
@@ -31,7 +31,7 @@ async def test_a_stretch_is_one_version_with_every_move_logged_in_order(
     expected = table.match.copy()
     before = await _log(db, table.id)
     action = rng.choice(table.match.legal_actions())
-    moved = await service.act(table.id, 101, action, version=table.version)
+    moved = await service.play.act(table.id, 101, action, version=table.version)
     assert moved.table.version == table.version + 1
     logged = (await _log(db, table.id))[len(before) :]
     assert [(seat, a) for _, seat, a in logged] == [(m.seat, str(m.action)) for m in moved.moves]
@@ -50,7 +50,7 @@ async def test_a_scene_is_the_table_with_its_group_seats_and_players(db: Databas
         scene = await u.tables.scene(seated.table_id)
         table = await u.tables.get(seated.table_id)
         group = await u.groups.get(-3004)
-        seats = await u.seats.list(seated.table_id)
+        seats = await u.seats.of_table(seated.table_id)
         players = {uid: await u.users.get(uid) for uid in (101, 102)}
         missing = await u.tables.scene(seated.table_id + 1000)
     assert scene is not None and table is not None

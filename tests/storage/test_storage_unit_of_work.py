@@ -40,7 +40,7 @@ async def test_a_table_survives_a_restart(db: Database, rng: random.Random) -> N
     await db.engine.dispose()
     restarted = db.new_engine()
     try:
-        again = await db.service(restarted).load(seated.table_id)
+        again = await db.service(restarted).reads.load(seated.table_id)
     finally:
         await restarted.dispose()
     assert (again.version, again.match, again.status) == (table.version, table.match, "playing")
@@ -66,7 +66,7 @@ async def test_concurrent_writers_on_one_version_exactly_one_wins(db: Database, 
             choices = [rng.choice(table.match.legal_actions()) for _ in services]
             outcomes = await asyncio.gather(
                 *(
-                    s.act(table.id, mover, c, version=table.version)
+                    s.play.act(table.id, mover, c, version=table.version)
                     for s, c in zip(services, choices, strict=True)
                 ),
                 return_exceptions=True,
@@ -101,7 +101,7 @@ async def test_an_exception_before_commit_leaves_table_log_and_statistics_as_bef
 
     crashing: UnitOfWorkFactory = lambda: _CrashBeforeCommit(db.engine)  # noqa: E731
     with pytest.raises(RuntimeError, match="power cut"):
-        await TableService(crashing).act(table.id, user, action, version=table.version)
+        await TableService(crashing).play.act(table.id, user, action, version=table.version)
 
     assert await _snapshot(db, table.id) == before
     async with db.uow() as u:
@@ -110,7 +110,7 @@ async def test_an_exception_before_commit_leaves_table_log_and_statistics_as_bef
         info = await u.rounds.get(table.id, 1)
         assert info is not None and info.finished_at is None
     # The same button works again: the lost attempt left no trace (not even in this process's memory).
-    done = await service.act(table.id, user, action, version=table.version)
+    done = await service.play.act(table.id, user, action, version=table.version)
     assert done.table.version == table.version + 1 and done.table.match.round_over  # type: ignore[union-attr]
 
 
@@ -131,7 +131,7 @@ CRASHING_WORKER = textwrap.dedent(
         kwargs = {"connect_args": {"server_settings": {"search_path": search_path}}} if search_path else {}
         engine = make_engine(url, **kwargs)
         service = TableService(lambda: KilledBeforeCommit(engine))
-        await service.act(int(table_id), int(user_id), parse_action(action), version=int(version))
+        await service.play.act(int(table_id), int(user_id), parse_action(action), version=int(version))
 
     asyncio.run(main())
     """
@@ -167,7 +167,7 @@ async def test_a_process_killed_inside_a_unit_of_work_loses_nothing_committed(
     restarted = db.new_engine()
     try:
         assert await _snapshot(db, table.id) == before
-        done = await db.service(restarted).act(table.id, user, action, version=table.version)
+        done = await db.service(restarted).play.act(table.id, user, action, version=table.version)
         assert done.table.last_seq > len(before[2])
     finally:
         await restarted.dispose()
@@ -179,20 +179,20 @@ async def test_refused_moves_change_nothing(db: Database, rng: random.Random) ->
     table = (await begin(service, seated)).table
     assert table.match is not None
     first = rng.choice(table.match.legal_actions())
-    moved = await service.act(table.id, user_to_act(table), first, version=table.version)
+    moved = await service.play.act(table.id, user_to_act(table), first, version=table.version)
     before = await _snapshot(db, table.id)
     # The same button tapped again (it carries the version it was drawn for).
     with pytest.raises(StaleVersion):
-        await service.act(table.id, user_to_act(moved.table), first, version=table.version)
+        await service.play.act(table.id, user_to_act(moved.table), first, version=table.version)
     after = moved.table
     assert after.match is not None
     legal = set(after.match.legal_actions())
     illegal = next(a for a in (Action(PASS), Action(PLAY, (0,) * 14 + (9,))) if a not in legal)
     with pytest.raises(IllegalMove):
-        await service.act(after.id, user_to_act(after), illegal, version=after.version)
+        await service.play.act(after.id, user_to_act(after), illegal, version=after.version)
     other = next(u for u in SIX if u != user_to_act(after))
     with pytest.raises(NotYourTurn):
-        await service.act(after.id, other, next(iter(legal)), version=after.version)
+        await service.play.act(after.id, other, next(iter(legal)), version=after.version)
     assert await _snapshot(db, table.id) == before
 
 
@@ -200,20 +200,20 @@ async def test_one_open_table_per_group(db: Database) -> None:
     service = db.service()
     seated = await seated_table(service, -1007)
     with pytest.raises(TableOpenAlready):
-        await service.open(-1007, SIX[1])
+        await service.lobby.open(-1007, SIX[1])
     async with db.uow() as u:  # the database itself refuses a second open table
         with pytest.raises(TableAlreadyOpen):
             await u.tables.add(-1007, {})
-    await service.stop(seated.table_id, SIX[0])
-    reopened = await service.open(-1007, SIX[1])
+    await service.lobby.stop(seated.table_id, SIX[0])
+    reopened = await service.lobby.open(-1007, SIX[1])
     assert reopened.table.id != seated.table_id
-    assert (await service.table_in_group(-1007)).id == reopened.table.id  # type: ignore[union-attr]
+    assert (await service.reads.table_in_group(-1007)).id == reopened.table.id  # type: ignore[union-attr]
 
 
 async def test_a_save_over_an_older_version_is_refused(db: Database) -> None:
     service = db.service()
     seated = await seated_table(service, -1008)
-    table = await service.load(seated.table_id)
+    table = await service.reads.load(seated.table_id)
     async with db.uow() as u:
         await u.tables.save(table.id, table.version, last_seq=0)
         with pytest.raises(VersionConflict):

@@ -28,7 +28,7 @@ async def test_a_redelivered_update_does_nothing(db: Database, rng: random.Rando
     seated = await seated_table(service, -4001)
     table = (await begin(service, seated)).table
     assert table.match is not None
-    first = await service.act(
+    first = await service.play.act(
         table.id, user_to_act(table), rng.choice(table.match.legal_actions()), update_id=5001
     )
     before = await _log_length(db, table.id)
@@ -36,7 +36,7 @@ async def test_a_redelivered_update_does_nothing(db: Database, rng: random.Rando
     after = first.table
     assert after.match is not None
     with pytest.raises(AlreadyProcessed):
-        await service.act(
+        await service.play.act(
             table.id, user_to_act(after), rng.choice(after.match.legal_actions()), update_id=5001
         )
     assert await _log_length(db, table.id) == before
@@ -50,7 +50,7 @@ async def test_the_same_update_racing_on_two_workers_acts_once(db: Database, rng
         tables = [(await begin(service, await seated_table(service, g))).table for g in (-4002, -4003)]
         outcomes = await asyncio.gather(
             *(
-                s.act(t.id, user_to_act(t), t.match.legal_actions()[0], update_id=5002)  # type: ignore[union-attr]
+                s.play.act(t.id, user_to_act(t), t.match.legal_actions()[0], update_id=5002)  # type: ignore[union-attr]
                 for s, t in zip(services, tables, strict=True)
             ),
             return_exceptions=True,
@@ -71,9 +71,9 @@ async def test_a_refused_update_is_not_marked_processed(db: Database) -> None:
     legal = table.match.legal_actions()
     illegal = next(a for a in (Action(PASS), Action(PLAY, (0,) * 14 + (9,))) if a not in legal)
     with pytest.raises(IllegalMove):
-        await service.act(table.id, user_to_act(table), illegal, update_id=5003)
+        await service.play.act(table.id, user_to_act(table), illegal, update_id=5003)
     # Nothing of the refused attempt was written, so a redelivery (now legal) is handled afresh.
-    done = await service.act(table.id, user_to_act(table), legal[0], update_id=5003)
+    done = await service.play.act(table.id, user_to_act(table), legal[0], update_id=5003)
     assert done.table.version == table.version + 1
 
 

@@ -10,7 +10,8 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, Self
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Self, Unpack
 
 from engine import Match
 from storage.errors import TableAlreadyOpen, VersionConflict
@@ -18,16 +19,22 @@ from storage.records import (
     ChatLimits,
     DeadlineRecord,
     GroupRecord,
+    GroupSettings,
     LoggedAction,
     PlayerRecord,
     RoundInfo,
+    SeatChanges,
     SeatRecord,
     Standing,
     Stats,
+    TableChanges,
     TableRecord,
     TableScene,
     UserRecord,
 )
+
+if TYPE_CHECKING:
+    from table.ports import UnitOfWorkFactory
 
 NO_STATS = Stats(0, 0, (0, 0, 0, 0, 0, 0))
 
@@ -94,7 +101,7 @@ class FakeGroups(_Repo):
         elif title is not None and known.title != title:
             self.d.groups[group_id] = replace(known, title=title)
 
-    async def update_settings(self, group_id: int, **changes: Any) -> None:
+    async def update_settings(self, group_id: int, **changes: Unpack[GroupSettings]) -> None:
         self.d.groups[group_id] = replace(self.d.groups[group_id], **changes)
 
     async def move(self, old_id: int, new_id: int) -> bool:
@@ -219,14 +226,15 @@ class FakeTables(_Repo):
         }
         return _record(self.d.tables[table_id])
 
-    async def save(self, table_id: int, expected_version: int, **changes: Any) -> int:
+    async def save(self, table_id: int, expected_version: int, **changes: Unpack[TableChanges]) -> int:
         row = self.d.tables.get(table_id)
         if row is None or row["version"] != expected_version:
             raise VersionConflict(table_id, expected_version)
-        if "match" in changes:
-            match = changes.pop("match")
-            changes["state"] = None if match is None else match.to_json()
-        row.update(changes, version=expected_version + 1)
+        columns: dict[str, Any] = dict(changes)
+        if "match" in columns:
+            match = columns.pop("match")
+            columns["state"] = None if match is None else match.to_json()
+        row.update(columns, version=expected_version + 1)
         self.uow.saved[table_id] = expected_version
         return expected_version + 1
 
@@ -245,7 +253,7 @@ class FakeTables(_Repo):
 
 
 class FakeSeats(_Repo):
-    async def list(self, table_id: int) -> list[SeatRecord]:
+    async def of_table(self, table_id: int) -> list[SeatRecord]:
         return sorted((s for (t, _), s in self.d.seats.items() if t == table_id), key=lambda s: s.seat)
 
     async def put(
@@ -258,7 +266,7 @@ class FakeSeats(_Repo):
     async def remove(self, table_id: int, seat: int) -> bool:
         return self.d.seats.pop((table_id, seat), None) is not None
 
-    async def update(self, table_id: int, seat: int, **changes: Any) -> None:
+    async def update(self, table_id: int, seat: int, **changes: Unpack[SeatChanges]) -> None:
         self.d.seats[(table_id, seat)] = replace(self.d.seats[(table_id, seat)], **changes)
 
     async def claim_hand_message(
@@ -289,7 +297,7 @@ class FakeRounds(_Repo):
     async def get(self, table_id: int, round_no: int) -> RoundInfo | None:
         return self.d.rounds.get((table_id, round_no))
 
-    async def list(self, table_id: int) -> list[RoundInfo]:
+    async def of_table(self, table_id: int) -> list[RoundInfo]:
         return [r for (t, _), r in sorted(self.d.rounds.items()) if t == table_id]
 
     async def finish(
@@ -357,10 +365,9 @@ class FakeDeadlines(_Repo):
         return sorted(self.d.deadlines.values(), key=lambda d: (d.due_at, d.id))
 
     async def claim_due(
-        self, worker: str, *, now: datetime | None = None, lease: timedelta | None = None
+        self, worker: str, *, now: datetime | None = None, lease: timedelta = LEASE
     ) -> list[DeadlineRecord]:
         now = now or _now()
-        lease = self.LEASE if lease is None else lease
         claimed = []
         for n, d in sorted(self.d.deadlines.items(), key=lambda kv: (kv[1].due_at, kv[0])):
             if d.due_at <= now and (
@@ -439,7 +446,9 @@ class FakeUnitOfWork:
         self.saved = {}
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.data = None
 
     async def commit(self) -> None:
@@ -467,3 +476,8 @@ class Clock:
     def advance(self, seconds: float) -> datetime:
         self.now += timedelta(seconds=seconds)
         return self.now
+
+
+if TYPE_CHECKING:
+    # The fake is checked against the port, as the real unit of work is (bot/app.py hands one to the table).
+    _port: UnitOfWorkFactory = FakeStore().uow

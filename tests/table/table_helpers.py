@@ -22,20 +22,20 @@ async def seated_table(
     service: TableService, group_id: int, humans: tuple[int, ...] = SIX, *, computers: bool = True
 ) -> Seated:
     """A lobby in ``group_id`` with ``humans`` in the first seats and, if asked, computer players in the rest."""
-    await service.see_group(group_id, f"group {group_id}")
+    await service.deliveries.see_group(group_id, f"group {group_id}")
     for user_id in humans:
-        await service.see_user(user_id, f"player {user_id}", "en")
-    opened = await service.open(group_id, humans[0] if humans else None)
+        await service.deliveries.see_user(user_id, f"player {user_id}", "en")
+    opened = await service.lobby.open(group_id, humans[0] if humans else None)
     table_id = opened.table.id
     for seat, user_id in enumerate(humans):
-        await service.join(table_id, user_id, seat)
+        await service.lobby.join(table_id, user_id, seat)
     if computers and len(humans) < 6:
-        await service.add_computers(table_id, humans[0] if humans else None)
+        await service.lobby.add_computers(table_id, humans[0] if humans else None)
     return Seated(table_id, group_id, humans)
 
 
 async def begin(service: TableService, seated: Seated) -> Outcome:
-    return await service.begin(seated.table_id, seated.humans[0])
+    return await service.lobby.begin(seated.table_id, seated.humans[0])
 
 
 def user_to_act(table: Table) -> int:
@@ -48,13 +48,14 @@ async def play_one(service: TableService, table: Table, rng: random.Random) -> O
     """A random legal move of the player to act, by button (with the version it was drawn for)."""
     assert table.match is not None
     action = rng.choice(table.match.legal_actions())
-    return await service.act(table.id, user_to_act(table), action, version=table.version)
+    return await service.play.act(table.id, user_to_act(table), action, version=table.version)
 
 
 async def ends_round(service: TableService, table: Table, action: Action) -> bool:
     """Would this move end the round, with what the table plays after it? Asked of a copy: the engine and the
     table's policy decide (the computers as the service would have them move), not the test."""
     from table import policy
+    from table.stretch import computer_move
 
     assert table.match is not None
     match = table.match.copy()
@@ -62,7 +63,11 @@ async def ends_round(service: TableService, table: Table, action: Action) -> boo
     salt = 1
     while (how := policy.automatic(table, match)) is not None:
         seat = table.seat(match.current_player)  # type: ignore[arg-type]
-        nxt = policy.PASS_ACTION if how == "pass" else await service._computer_move(table, match, seat, salt)
+        nxt = (
+            policy.PASS_ACTION
+            if how == "pass"
+            else await computer_move(service.context, table, match, seat, salt)
+        )
         match.apply(nxt)
         salt += 1
     return match.round_over
@@ -72,12 +77,12 @@ async def play_until(
     service: TableService, table_id: int, rng: random.Random, *, stop_before_end: bool
 ) -> Table:
     """Random legal moves until the round ends, or until the next move would end it."""
-    table = await service.load(table_id)
+    table = await service.reads.load(table_id)
     while table.match is not None and not table.match.round_over:
         action = rng.choice(table.match.legal_actions())
         if stop_before_end and await ends_round(service, table, action):
             return table
-        table = (await service.act(table_id, user_to_act(table), action, version=table.version)).table
+        table = (await service.play.act(table_id, user_to_act(table), action, version=table.version)).table
     return table
 
 

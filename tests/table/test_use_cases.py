@@ -27,6 +27,8 @@ from table import (
 )
 from table.policy import REMINDER, TIMEOUT
 
+pytestmark = pytest.mark.unit
+
 
 async def _log(store: FakeStore, table_id: int) -> list[tuple[int, int | None, str]]:
     async with store.uow() as u:
@@ -35,26 +37,26 @@ async def _log(store: FakeStore, table_id: int) -> list[tuple[int, int | None, s
 
 async def test_the_lobby_seats_players_and_refuses_what_cannot_be(service: TableService) -> None:
     seated = await seated_table(service, -1, humans=(1, 2), computers=False)
-    table = await service.load(seated.table_id)
+    table = await service.reads.load(seated.table_id)
     assert [(s.n, s.user_id) for s in table.seats] == [(0, 1), (1, 2)]
-    await service.see_user(3, "three", None)
+    await service.deliveries.see_user(3, "three", None)
     with pytest.raises(AlreadySeated):
-        await service.join(seated.table_id, 1)
+        await service.lobby.join(seated.table_id, 1)
     with pytest.raises(SeatTaken):
-        await service.join(seated.table_id, 3, 0)
+        await service.lobby.join(seated.table_id, 3, 0)
     with pytest.raises(TableAlreadyOpen):
-        await service.open(-1, 3)
-    await service.leave(seated.table_id, 2)
-    table = (await service.join(seated.table_id, 3)).table
+        await service.lobby.open(-1, 3)
+    await service.lobby.leave(seated.table_id, 2)
+    table = (await service.lobby.join(seated.table_id, 3)).table
     assert [(s.n, s.user_id) for s in table.seats] == [(0, 1), (1, 3)], "the first free seat"
     with pytest.raises(NotSeated):
-        await service.leave(seated.table_id, 2)
+        await service.lobby.leave(seated.table_id, 2)
 
 
 async def test_begin_deals_round_one_to_every_player_and_fills_empty_seats(service: TableService) -> None:
     seated = await seated_table(service, -2, humans=(1, 2), computers=False)
     with pytest.raises(NotSeated):
-        await service.begin(seated.table_id, 99)
+        await service.lobby.begin(seated.table_id, 99)
     outcome = await begin(service, seated)
     table = outcome.table
     assert table.playing and table.round_no == 1 and table.match is not None
@@ -65,9 +67,9 @@ async def test_begin_deals_round_one_to_every_player_and_fills_empty_seats(servi
     # The computers moved until a player has to decide, in the same version.
     assert table.to_act is None or table.to_act.plays_himself
     with pytest.raises(AlreadyBegun):
-        await service.begin(seated.table_id, 1)
+        await service.lobby.begin(seated.table_id, 1)
     with pytest.raises(NotInLobby):
-        await service.add_computers(seated.table_id, 1)
+        await service.lobby.add_computers(seated.table_id, 1)
 
 
 async def test_a_move_and_the_computer_moves_after_it_are_one_version_logged_in_order(
@@ -86,7 +88,7 @@ async def test_a_move_and_the_computer_moves_after_it_are_one_version_logged_in_
     assert [seq for seq, _, _ in logged] == list(range(len(before) + 1, len(before) + 1 + len(logged)))
     for m in outcome.moves:
         expected.apply(m.action)
-    assert (await service.load(table.id)).match == expected
+    assert (await service.reads.load(table.id)).match == expected
     # It stops where she has to decide again, or where the round ended.
     after = outcome.table
     assert after.match is not None
@@ -103,14 +105,14 @@ async def test_a_refused_move_changes_nothing(service: TableService, store: Fake
     legal = set(table.match.legal_actions())
     illegal = next(a for a in (Action(PASS), Action(PLAY, (0,) * 14 + (9,))) if a not in legal)
     with pytest.raises(IllegalMove):
-        await service.act(table.id, mover, illegal, version=table.version)
+        await service.play.act(table.id, mover, illegal, version=table.version)
     with pytest.raises(NotYourTurn):
-        await service.act(table.id, other, next(iter(legal)), version=table.version)
+        await service.play.act(table.id, other, next(iter(legal)), version=table.version)
     with pytest.raises(StaleVersion):
-        await service.act(table.id, mover, next(iter(legal)), version=table.version - 1)
+        await service.play.act(table.id, mover, next(iter(legal)), version=table.version - 1)
     with pytest.raises(NotSeated):
-        await service.act(table.id, 999, next(iter(legal)), version=table.version)
-    after = await service.load(table.id)
+        await service.play.act(table.id, 999, next(iter(legal)), version=table.version)
+    after = await service.reads.load(table.id)
     assert (await _log(store, table.id), after.version, after.match) == before
 
 
@@ -123,12 +125,12 @@ async def test_a_redelivered_tap_acts_once(
     table = (await begin(service, seated)).table
     assert table.match is not None
     action = rng.choice(table.match.legal_actions())
-    done = await service.act(table.id, user_to_act(table), action, version=table.version, update_id=77)
+    done = await service.play.act(table.id, user_to_act(table), action, version=table.version, update_id=77)
     log = await _log(store, table.id)
     with pytest.raises(AlreadyProcessed):
-        await service.act(table.id, user_to_act(table), action, version=table.version, update_id=77)
+        await service.play.act(table.id, user_to_act(table), action, version=table.version, update_id=77)
     assert await _log(store, table.id) == log
-    assert (await service.load(table.id)).version == done.table.version
+    assert (await service.reads.load(table.id)).version == done.table.version
 
 
 async def test_the_player_to_act_has_one_deadline_and_older_ones_go(
@@ -144,7 +146,7 @@ async def test_the_player_to_act_has_one_deadline_and_older_ones_go(
     assert (armed[0].due_at - clock.now).total_seconds() == 120  # the group's default turn time
 
 
-async def begin_deadlines(store: FakeStore, table_id: int):  # noqa: ANN201
+async def begin_deadlines(store: FakeStore, table_id: int):
     async with store.uow() as u:
         return await u.deadlines.of_table(table_id)
 
@@ -171,20 +173,20 @@ async def test_two_missed_turns_in_a_row_put_the_seat_on_tuoguan_until_he_acts(
     seat = table.to_act
     assert seat is not None
 
-    async def until_his_turn(table):  # noqa: ANN001, ANN202
+    async def until_his_turn(table):
         while table.match is not None and not table.match.round_over and table.to_act.n != seat.n:
             table = (await play_one(service, table, rng)).table
         if table.match.round_over:
             pytest.skip("the round ended first")  # pragma: no cover
         return table
 
-    first = await service.time_out(table.id, table.version)
+    first = await service.clock.time_out(table.id, table.version)
     assert first is not None
     assert first.notices == (TimedOut(seat.n, first.moves[0].action, False),)
     assert first.moves[0].actor == "timeout" and first.moves[0].seat == seat.n
     assert first.table.seat(seat.n).timeouts == 1 and not first.table.seat(seat.n).autoplay
     table = await until_his_turn(first.table)
-    second = await service.time_out(table.id, table.version)
+    second = await service.clock.time_out(table.id, table.version)
     assert second is not None and second.notices[0].autoplay  # type: ignore[union-attr]
     assert second.table.seat(seat.n).autoplay
     # On 托管 the table no longer waits for him: the computer plays his turns in the stretches.
@@ -195,13 +197,13 @@ async def test_two_missed_turns_in_a_row_put_the_seat_on_tuoguan_until_he_acts(
         assert table.to_act is None or table.to_act.n != seat.n
         if any(m.seat == seat.n and m.actor == "computer" for m in (await _one(service, table, rng)).moves):
             break
-        table = await service.load(table.id)
+        table = await service.reads.load(table.id)
     # He comes back: he plays his own cards again, time-outs forgotten.
-    (back,) = await service.back(seat.user_id, table.id)  # type: ignore[arg-type]
+    (back,) = await service.lobby.back(seat.user_id, table.id)  # type: ignore[arg-type]
     assert not back.table.seat(seat.n).autoplay and back.table.seat(seat.n).timeouts == 0
 
 
-async def _one(service: TableService, table, rng):  # noqa: ANN001, ANN202
+async def _one(service: TableService, table, rng):
     return await play_one(service, table, rng)
 
 
@@ -211,8 +213,8 @@ async def test_a_time_out_for_a_version_that_is_past_does_nothing(
     seated = await seated_table(service, -9)
     table = (await begin(service, seated)).table
     moved = await play_one(service, table, rng)
-    assert await service.time_out(table.id, table.version) is None
-    assert (await service.load(table.id)).version == moved.table.version
+    assert await service.clock.time_out(table.id, table.version) is None
+    assert (await service.reads.load(table.id)).version == moved.table.version
 
 
 async def test_next_round_only_after_the_round_and_its_deal_is_logged(
@@ -221,13 +223,13 @@ async def test_next_round_only_after_the_round_and_its_deal_is_logged(
     seated = await seated_table(service, -10)
     table = (await begin(service, seated)).table
     with pytest.raises(RoundInProgress):
-        await service.next_round(table.id, SIX[0], table.version)
+        await service.play.next_round(table.id, SIX[0], table.version)
     table = await play_until(service, table.id, rng, stop_before_end=False)
     with pytest.raises(StaleVersion):
-        await service.next_round(table.id, SIX[0], table.version - 1)
+        await service.play.next_round(table.id, SIX[0], table.version - 1)
     with pytest.raises(NotSeated):
-        await service.next_round(table.id, 999, table.version)
-    nxt = await service.next_round(table.id, SIX[0], table.version)
+        await service.play.next_round(table.id, 999, table.version)
+    nxt = await service.play.next_round(table.id, SIX[0], table.version)
     assert nxt.table.round_no == 2 and nxt.hands == set(range(6))
     assert any(e.kind == "dealt" for e in nxt.dealt)
     assert [a for _, _, a in await _log(store, table.id)].count("next") == 1
@@ -240,10 +242,10 @@ async def test_an_old_summarys_stop_does_not_close_the_next_round(
     table = (await begin(service, seated)).table
     table = await play_until(service, table.id, rng, stop_before_end=False)
     summary_version = table.version
-    await service.next_round(table.id, SIX[0], summary_version)
+    await service.play.next_round(table.id, SIX[0], summary_version)
     with pytest.raises(StaleVersion):
-        await service.stop(table.id, SIX[0], version=summary_version)
-    assert (await service.load(table.id)).playing
+        await service.lobby.stop(table.id, SIX[0], version=summary_version)
+    assert (await service.reads.load(table.id)).playing
 
 
 async def test_a_player_who_may_only_pass_is_passed_and_the_mark_is_stored(
@@ -264,7 +266,7 @@ async def test_a_player_who_may_only_pass_is_passed_and_the_mark_is_stored(
             if shown:
                 assert shown <= table.marks.auto_passed
                 other_process = TableService(store.uow)
-                assert (await other_process.load(table.id)).marks == table.marks
+                assert (await other_process.reads.load(table.id)).marks == table.marks
                 return
     pytest.fail("no automatic pass seen")
 
@@ -275,11 +277,11 @@ async def test_leaving_mid_round_hands_the_seat_to_the_computer(
     seated = await seated_table(service, -13)
     table = (await begin(service, seated)).table
     mover = user_to_act(table)
-    outcome = await service.leave(table.id, mover)
+    outcome = await service.lobby.leave(table.id, mover)
     seat = outcome.table.seat_of(mover)
     assert seat is not None and seat.autoplay
     assert outcome.moves and outcome.moves[0].seat == seat.n and outcome.moves[0].actor == "computer"
-    closed = await service.stop(table.id, SIX[0])
+    closed = await service.lobby.stop(table.id, SIX[0])
     with pytest.raises(NoRoundInPlay):
-        await service.act(table.id, SIX[1], Action(PASS))
+        await service.play.act(table.id, SIX[1], Action(PASS))
     assert closed.table.status == "closed"

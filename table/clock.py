@@ -1,0 +1,168 @@
+"""The clock: what happens when nobody taps. Deadlines fired when due (a player's time-out, the reminder at
+half time), a table picked up after a start or found waiting without its deadline (resume), and the
+invariant the sweep keeps: every table in play waits with the deadline of the decision it waits on, or on
+nobody.
+
+A deadline is claimed in the database before it is fired, so that of several processes exactly one fires
+it; the claim lapses after :data:`CLAIM_LEASE` if its process died with it.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from storage.records import DeadlineRecord
+
+from . import policy
+from .context import Context, armed
+from .outcome import Outcome, Reminder, TimedOut
+from .policy import Deadline
+from .stretch import advance, computer_move
+
+log = logging.getLogger(__name__)
+
+# A claimed deadline is another worker's for this long: the time one firing takes (a read, the computer's
+# decision, one write) is well under a second (a strong computer thinks 200 ms; benches.load's slowest move,
+# p99 on PostgreSQL, 338 ms). A claim older than this is a worker that died with it, and the table waits on
+# nobody else; a worker of this host that is gone is found out at once (bot/desk.py).
+CLAIM_LEASE = timedelta(seconds=30)
+
+
+class Clock:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def fire_due(self, worker: str, now: datetime) -> AsyncIterator[Outcome]:
+        """Claim every deadline due by ``now`` for ``worker``, fire each, and mark it done: what each did, as
+        soon as it is done (the next is fired once the caller has taken it). One table's trouble is logged
+        and does not keep the others' deadlines from firing."""
+        async with self.ctx.uow() as uow:
+            claimed = await uow.deadlines.claim_due(worker, now=now, lease=CLAIM_LEASE)
+            await uow.commit()
+        for deadline in claimed:
+            try:
+                outcome = await self._fire(deadline)
+            except Exception as e:
+                where = traceback.extract_tb(e.__traceback__)[-1]
+                log.error(
+                    "deadline %s of table %s failed: %s at %s:%s",
+                    deadline.kind,
+                    deadline.table_id,
+                    type(e).__name__,
+                    where.filename.rsplit("/", 1)[-1],
+                    where.lineno,
+                )
+                outcome = None
+            if outcome is not None:
+                yield outcome
+            async with self.ctx.uow() as uow:
+                await uow.deadlines.done(deadline)
+                await uow.commit()
+
+    async def _fire(self, deadline: DeadlineRecord) -> Outcome | None:
+        if deadline.kind == policy.TIMEOUT:
+            return await self.time_out(deadline.table_id, deadline.version)
+        if deadline.kind == policy.REMINDER:
+            return await self.remind(deadline.table_id, deadline.version)
+        return None
+
+    async def time_out(self, table_id: int, version: int) -> Outcome | None:
+        """The player to act let his time run out: the computer plays his turn; after two in a row it keeps
+        his seat (托管). None when the table has moved on since the deadline was armed."""
+        ctx = self.ctx
+        async with ctx.turn(table_id):
+            table = await ctx.load(table_id)
+            seat = table.to_act
+            if table.version != version or seat is None or table.match is None or not seat.plays_himself:
+                return None
+            action = await computer_move(ctx, table, table.match, seat, 0)
+            changed = policy.after_timeout(seat)
+            return await advance(
+                ctx,
+                table.with_seat(changed),
+                (action, "timeout"),
+                seats=[changed],
+                notices=[TimedOut(seat.n, action, changed.autoplay)],
+            )
+
+    async def remind(self, table_id: int, version: int) -> Outcome | None:
+        """Half the player's turn time is gone; None when the table has moved on since. Read with its deadline:
+        the reminder says until when, and the table it shows keeps its deadline line."""
+        table = await self.ctx.load(table_id, with_due=True)
+        seat = table.to_act
+        if table.version != version or seat is None or not seat.plays_himself:
+            return None
+        return Outcome(table=table, notices=(Reminder(seat.n),))
+
+    async def resume(self, table_id: int) -> Outcome:
+        """After a start, or when a sweep finds a table waiting without its deadline: the moves nobody has to
+        tap for that a crash left unmade, and the deadline of the decision the table waits on, armed again.
+        ``rearmed`` in the outcome says whether it had to be."""
+        ctx = self.ctx
+        async with ctx.turn(table_id):
+            table = await ctx.load(table_id)
+            if table.playing and table.match is not None and policy.automatic(table, table.match):
+                return await advance(ctx, table, None)
+            async with ctx.uow() as uow:
+                wanted = policy.deadlines(table, table.match, ctx.clock())
+                were = await armed(uow, table)
+                planned: tuple[Deadline, ...] = ()
+                if {d.kind for d in were} != {d.kind for d in wanted}:
+                    planned = wanted
+                    await uow.deadlines.rearm(table_id, table.version, [(d.kind, d.due_at) for d in planned])
+                    await uow.commit()
+                    log.warning(
+                        "table %s waited %s without its deadline: armed again",
+                        table_id,
+                        "on a player" if planned else "on nobody",
+                    )
+                due = next((d.due_at for d in (planned or were) if d.kind == policy.TIMEOUT), None)
+        # His turn message for this version was delivered before (a restart, a second worker): not twice.
+        acting = table.to_act
+        prompt = acting is not None and acting.prompted != table.version
+        unsummarized = bool(table.match is not None and table.match.round_over and not table.marks.summarized)
+        return Outcome(
+            table=replace(table, due=due),
+            deadlines=planned,
+            prompt=prompt,
+            rearmed=bool(planned),
+            unsummarized=unsummarized,
+        )
+
+    async def waiting_without_deadline(self) -> list[int]:
+        """The tables in play with no deadline for their version that should have one, or moves to make:
+        each is to be resumed (the invariant every start and every sweep keeps)."""
+        ctx = self.ctx
+        async with ctx.uow() as uow:
+            found = await uow.tables.waiting_without_deadline()
+        wrong = []
+        for table_id in found:
+            table = await ctx.load(table_id)
+            if table.match is not None and (
+                policy.automatic(table, table.match) is not None
+                or policy.deadlines(table, table.match, ctx.clock())
+            ):
+                wrong.append(table_id)
+        return wrong
+
+    async def pending_deadlines(self) -> list[DeadlineRecord]:
+        """Every deadline not yet done, soonest first: what a start arms its timers for."""
+        async with self.ctx.uow() as uow:
+            return await uow.deadlines.pending()
+
+    async def release_claim(self, deadline: DeadlineRecord) -> bool:
+        """The worker that claimed this deadline is gone (it died between the claim and the move): anybody's
+        again, at once rather than after the lease. Whether it was still that worker's claim."""
+        async with self.ctx.uow() as uow:
+            released = await uow.deadlines.release(deadline)
+            await uow.commit()
+        return released
+
+    async def open_tables(self) -> list[int]:
+        """The tables not closed: what a start picks up."""
+        async with self.ctx.uow() as uow:
+            return [t.id for t in await uow.tables.all_open()]

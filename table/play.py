@@ -1,0 +1,138 @@
+"""The play: a player's own move, a nudge of the player to act, and the next round dealt."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine import Action
+
+from . import policy
+from .context import Context, turn_due
+from .errors import (
+    AlreadyProcessed,
+    IllegalMove,
+    NoRoundInPlay,
+    NotAllowed,
+    NothingToDo,
+    NotSeated,
+    NotYourTurn,
+    RoundInProgress,
+    StaleVersion,
+)
+from .load import read_table
+from .model import Marks
+from .outcome import CameBack, Nudged, Outcome
+from .stretch import advance
+
+NEXT_ROUND = "next"  # the log entry of the next deal (Match.replay reads the same word)
+
+
+class Play:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def act(
+        self,
+        table_id: int,
+        user_id: int,
+        action: Action,
+        *,
+        version: int | None = None,
+        update_id: int | None = None,
+        from_message: int | None = None,
+    ) -> Outcome:
+        """A player's own move, and the moves that follow it without anyone tapping.
+
+        ``version``: the one his button was drawn for (None for a typed play: the turn check suffices).
+        ``from_message``: the private message he tapped in, his hand message from now on (its id may not
+        have reached the database yet when he tapped).
+        """
+        ctx = self.ctx
+        async with ctx.turn(table_id):
+            async with ctx.uow() as uow:
+                table = await read_table(uow, table_id, ctx.matches)
+                if version is not None and version != table.version and table.seat_of(user_id) is not None:
+                    if update_id is not None and await uow.updates.seen(update_id):
+                        raise AlreadyProcessed(update_id)
+                    raise StaleVersion(table_id, version, table.version)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise NotSeated(table_id)
+            match = table.match
+            if not table.playing or match is None or match.current_player is None:
+                raise NoRoundInPlay(table_id)
+            if match.current_player != seat.n:
+                raise NotYourTurn(seat.n, match.current_player)
+            reason = match.illegal_reason(action)
+            if reason is not None:
+                raise IllegalMove(reason)
+            armed = frozenset(d.kind for d in policy.deadlines(table, match, ctx.clock()))
+            # He acts himself: off 托管, his time-outs forgotten; the message he acted from is his now.
+            me = replace(
+                seat, autoplay=False, timeouts=0, hand_message_id=from_message or seat.hand_message_id
+            )
+            changed = [me] if me != seat else []
+            left = seat.hand_message_id
+            stale = ((user_id, left),) if left is not None and left != me.hand_message_id else ()
+            outcome = await advance(
+                ctx,
+                table.with_seat(me),
+                (action, "player"),
+                seats=changed,
+                update_id=update_id,
+                armed=armed,
+                notices=[CameBack(me.n)] if seat.autoplay else [],
+            )
+            return replace(outcome, stale=stale) if stale else outcome
+
+    async def nudge(self, table_id: int, user_id: int) -> Outcome:
+        """催一下: a seated player reminds the player to act, at most once per turn."""
+        ctx = self.ctx
+        async with ctx.turn(table_id):
+            table = await ctx.load(table_id)
+            nudger = table.seat_of(user_id)
+            if nudger is None:
+                raise NotSeated(table_id)
+            seat = table.to_act
+            if seat is None or not seat.plays_himself:
+                raise NoRoundInPlay(table_id)
+            if seat.user_id == user_id:
+                raise NotAllowed(table_id)  # it is his own turn
+            if table.marks.nudged == table.version:
+                raise NothingToDo("nudged already this turn")
+            marks = replace(table.marks, nudged=table.version)
+            # Not a new version: his buttons stay good. Written only while the table is at this version.
+            async with ctx.uow() as uow:
+                if not await uow.tables.set_marks(table_id, table.version, marks.to_json()):
+                    raise StaleVersion(table_id, table.version)
+                await uow.commit()
+                due = await turn_due(uow, table)
+            return Outcome(table=replace(table, marks=marks, due=due), notices=(Nudged(seat.n, nudger.n),))
+
+    async def next_round(self, table_id: int, user_id: int | None, version: int | None = None) -> Outcome:
+        """Deal the next round: the previous round's debts are paid first (R10), its 大落 leads (R1.4)."""
+        ctx = self.ctx
+        async with ctx.turn(table_id):
+            table = await ctx.load(table_id)
+            if user_id is not None and table.seat_of(user_id) is None:
+                raise NotSeated(table_id)
+            if version is not None and version != table.version:
+                raise StaleVersion(table_id, version, table.version)
+            match = table.match
+            if not table.playing or match is None:
+                raise NoRoundInPlay(table_id)
+            if not match.round_over:
+                raise RoundInProgress(table_id)
+            dealt = match.next_round()
+            round_no = table.round_no + 1
+            table = replace(table, round_no=round_no, marks=Marks(glossed=table.marks.glossed))
+            return await advance(
+                ctx,
+                table,
+                None,
+                dealt=dealt,
+                logged=[NEXT_ROUND],
+                new_round=(round_no, match.seed),
+                changes={"round_no": round_no},
+                all_hands=True,
+            )

@@ -1,0 +1,70 @@
+"""The read side: the table, the tables of a player or a group, and the statistics, as they are committed.
+Nothing here writes."""
+
+from __future__ import annotations
+
+from engine import Action
+from storage.records import Standing, Stats
+
+from . import stretch
+from .context import Context
+from .errors import NotSeated, StaleVersion
+from .load import group_of, read_table
+from .model import Group, Table
+
+
+async def table_in_group(ctx: Context, group_id: int) -> Table | None:
+    async with ctx.uow() as uow:
+        record = await uow.tables.open_in_group(group_id)
+        if record is None:
+            return None
+        return await read_table(uow, record.id, ctx.matches)
+
+
+async def tables_of(ctx: Context, user_id: int) -> list[Table]:
+    async with ctx.uow() as uow:
+        ids = await uow.seats.tables_of_user(user_id)
+        return [await read_table(uow, table_id, ctx.matches) for table_id in ids]
+
+
+class Reads:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def load(self, table_id: int, *, with_due: bool = False) -> Table:
+        """The table as stored (its match the caller's own), with the turn's deadline when asked."""
+        return await self.ctx.load(table_id, with_due=with_due)
+
+    async def table_in_group(self, group_id: int) -> Table | None:
+        """The group's open table."""
+        return await table_in_group(self.ctx, group_id)
+
+    async def tables_of(self, user_id: int) -> list[Table]:
+        """The open tables where the user sits."""
+        return await tables_of(self.ctx, user_id)
+
+    async def stats(self, group_id: int, user_id: int) -> tuple[Group, Stats | None, list[Standing]]:
+        """The user's record in the group, and the group's leaderboard."""
+        async with self.ctx.uow() as uow:
+            group = group_of(await uow.groups.get(group_id), group_id)
+            return (
+                group,
+                await uow.users.stats_in_group(group_id, user_id),
+                await uow.users.leaderboard(group_id),
+            )
+
+    async def player_record(self, user_id: int) -> Stats | None:
+        """The user's record over every group."""
+        async with self.ctx.uow() as uow:
+            user = await uow.users.get(user_id)
+        return None if user is None else user.stats
+
+    async def hint(self, table_id: int, user_id: int, version: int) -> Action:
+        """What the computer would play in his place (the Hint button), at the table's level."""
+        table = await self.ctx.load(table_id)
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise NotSeated(table_id)
+        if table.version != version or table.match is None or table.match.current_player != seat.n:
+            raise StaleVersion(table_id, version, table.version)
+        return await stretch.computer_move(self.ctx, table, table.match, None, 0)

@@ -1,0 +1,171 @@
+"""The stretch: a move and every move after it that nobody has to tap for (computer seats, 托管, R4.3's
+automatic passes), played on the table's match and written in one unit of work with the deadline of the
+decision the table then waits on.
+
+The computers decide before the write, outside any transaction: a strong computer thinks for a fifth of a
+second, and a transaction held open that long would hold SQLite's one connection from every other table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from engine import Action, Event, IllegalAction, Match
+from storage.records import TableChanges
+
+from . import policy
+from .context import Context
+from .errors import AlreadyProcessed, IllegalMove
+from .model import Actor, Seat, Table
+from .outcome import Move, Notice, Outcome
+from .policy import DeadlineKind
+from .ports import UnitOfWork
+from .story import marks_after
+
+MAX_AUTOMATIC = 2000  # a whole round of computer moves stays far below this
+
+
+async def computer_move(ctx: Context, table: Table, match: Match, seat: Seat | None, salt: int) -> Action:
+    """The computer's move for the seat to act, decided from that seat's view alone."""
+    cur = match.current_player
+    assert cur is not None
+    legal = match.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    action = await ctx.decide(
+        policy.level_of(table, seat), match.view(cur), legal, policy.seed_of(table, salt)
+    )
+    return action if action in legal or match.is_legal(action) else legal[0]
+
+
+async def advance(
+    ctx: Context,
+    table: Table,
+    first: tuple[Action, Actor] | None,
+    *,
+    seats: Sequence[Seat] = (),
+    new_seats: Sequence[Seat] = (),
+    notices: Sequence[Notice] = (),
+    dealt: Sequence[Event] = (),
+    logged: Sequence[str] = (),
+    new_round: tuple[int, int] | None = None,
+    changes: TableChanges | None = None,
+    update_id: int | None = None,
+    all_hands: bool = False,
+    armed: frozenset[DeadlineKind] | None = None,
+) -> Outcome:
+    """Play ``first`` (if any) and every automatic move after it on the table's match, then write it all in
+    one unit of work: the new version, the log, the seats changed, the round's result, the next deadlines.
+
+    ``table`` already holds the seats as they are to be (``seats``: those to write, ``new_seats``: those to
+    add); its match is changed in place. ``armed``: the kinds of deadline the table had, when the caller
+    knows them."""
+    match = table.match
+    assert match is not None
+    moves: list[Move] = []
+    nxt: tuple[Action, Actor] | None = first
+    if nxt is None:
+        nxt = await _automatic(ctx, table, match, 0)
+    while nxt is not None and len(moves) <= MAX_AUTOMATIC:
+        action, actor = nxt
+        mover = match.current_player
+        try:
+            events = tuple(match.apply(action))
+        except IllegalAction as e:  # the player's move was judged legal before; a computer's always is
+            raise IllegalMove(e.reason) from None
+        moves.append(Move(mover, action, actor, events))
+        nxt = await _automatic(ctx, table, match, len(moves))
+
+    entries = [*((None, word) for word in logged), *((m.seat, str(m.action)) for m in moves)]
+    seq = table.last_seq + len(entries)
+    marks, told = marks_after(table, moves, notices, dealt, table.last_seq + len(logged))
+    write: TableChanges = {**(changes or {}), "match": match, "last_seq": seq}
+    if marks != table.marks:
+        write["marks"] = marks.to_json()
+    after = replace(table, last_seq=seq, marks=marks, match=match)
+    planned = policy.deadlines(after, match, ctx.clock())
+    kinds = {d.kind for d in planned}
+
+    # The writes come last, with nothing slow between them: on SQLite they hold the database's one write
+    # lock from the first to the commit.
+    async with ctx.uow() as uow:
+        if update_id is not None and not await uow.updates.record(update_id):
+            raise AlreadyProcessed(update_id)
+        version = await ctx.save(uow, table, **write)
+        if new_round is not None:
+            await uow.rounds.add(table.id, new_round[0], new_round[1], table.rules)
+        for seat in new_seats:
+            await uow.seats.put(table.id, seat.n, computer_level=seat.computer_level)
+        if entries:
+            await uow.actions.append_many(
+                table.id,
+                table.round_no,
+                [(table.last_seq + 1 + i, s, a) for i, (s, a) in enumerate(entries)],
+            )
+        for seat in seats:
+            await uow.seats.update(
+                table.id,
+                seat.n,
+                autoplay=seat.autoplay,
+                consecutive_timeouts=seat.timeouts,
+                hand_message_id=seat.hand_message_id,
+            )
+        if match.round_over and any(e.kind == "scored" for m in moves for e in m.events):
+            await _count_finished_round(uow, table, match)
+        # The kinds the version before had armed are moved in place; any other is dropped (unless the
+        # caller knows there is none: a player's own move, the hot path, then costs one statement here).
+        await uow.deadlines.rearm(
+            table.id,
+            version,
+            [(d.kind, d.due_at) for d in planned],
+            others=armed is None or not armed <= kinds,
+        )
+        await uow.commit()
+    ctx.matches.put(table.id, version, match)
+    moved = {m.seat for m in moves if m.seat is not None}
+    hands = frozenset(s.n for s in after.humans if all_hands or s.n in moved)
+    return Outcome(
+        table=replace(
+            after,
+            version=version,
+            due=next((d.due_at for d in planned if d.kind == policy.TIMEOUT), None),
+        ),
+        moves=tuple(moves),
+        dealt=tuple(dealt),
+        deadlines=planned,
+        notices=tuple(notices),
+        prompt=True,
+        hands=hands,
+        told=told,
+    )
+
+
+async def _automatic(ctx: Context, table: Table, match: Match, salt: int) -> tuple[Action, Actor] | None:
+    how = policy.automatic(table, match)
+    if how is None:
+        return None
+    if how == "pass":
+        return policy.PASS_ACTION, "computer"
+    cur = match.current_player
+    return await computer_move(
+        ctx, table, match, table.seat(cur) if cur is not None else None, salt
+    ), "computer"
+
+
+async def _count_finished_round(uow: UnitOfWork, table: Table, match: Match) -> None:
+    """The round's result and each player's statistics, in the unit of work of its last move (R11.1)."""
+    places, scores = list(match.places), match.scores()
+    if not await uow.rounds.finish(table.id, table.round_no, places, scores):
+        return
+    await uow.groups.count_finished_round(table.group_id)
+    place_of = {seat: place for place, seat in enumerate(places, start=1) if seat is not None}
+    team_score = [sum(scores[t::2]) for t in (0, 1)] if scores is not None else [0, 0]
+    # Users in id order: two tables ending at once then lock shared players' rows in the same order
+    # (PostgreSQL would otherwise abort one of them as a deadlock).
+    for seat in sorted(table.humans, key=lambda s: s.user_id or 0):
+        assert seat.user_id is not None
+        points = scores[seat.n] if scores is not None else 0
+        await uow.users.record_result(
+            seat.user_id, table.group_id, place_of.get(seat.n), points, team_score[seat.n % 2] > 0
+        )
