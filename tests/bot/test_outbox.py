@@ -1,0 +1,324 @@
+"""The outbox against a recording bot, on a clock the test moves: what reaches Telegram, how many calls it
+costs, what Telegram's refusals turn into, and Telegram's pace (DESIGN.md: about 30 messages a second in all,
+20 a minute into a group, about one a second into a private chat)."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from fake_clock import FakeClock
+from recording_bot import RecordingBot, blocked, migrated, not_modified, retry_after, too_old_to_delete
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.outbox import ChatBlocked, GroupMigrated, Outbox, Pace, Report, RetryWindow, _Window
+from storage.models import utcnow
+
+pytestmark = pytest.mark.unit
+
+GROUP, ANN, BOB = -100_200, 101, 102
+PRIVATE_PERIOD = 3.2  # three messages in 3 s, and the margin of 0.2 s a call takes to reach Telegram
+GROUP_PERIOD = 60.2
+TOTAL_PERIOD = 1.2
+
+
+def keyboard(*data: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[InlineKeyboardButton(d, callback_data=d) for d in data]])
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def bot(clock: FakeClock) -> RecordingBot:
+    return RecordingBot(clock=clock.time)
+
+
+@pytest.fixture
+def outbox(bot: RecordingBot, clock: FakeClock) -> Outbox:
+    return Outbox(bot.as_bot(), Pace(), clock=clock)
+
+
+async def sent(outbox: Outbox, clock: FakeClock, chat_id: int, text: str, markup=None) -> int:  # type: ignore[no-untyped-def]
+    """A message delivered (time let pass as Telegram's pace asks): its id."""
+    future = outbox.send(chat_id, text, markup)
+    await clock.run()
+    message_id = await future
+    assert message_id is not None
+    return message_id
+
+
+def reports(outbox: Outbox) -> list[Report]:
+    found: list[Report] = []
+    while not outbox.reports.empty():
+        found.append(outbox.reports.get_nowait())
+    return found
+
+
+def within(times: list[float], period: float) -> int:
+    """The most calls made in any sliding ``period``."""
+    return max((sum(1 for u in times if t <= u < t + period) for t in times), default=0)
+
+
+# ----------------------------------------------------------------------------- what reaches the chat
+
+
+async def test_a_message_is_sent_once_with_its_keyboard_and_its_id_comes_back(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    message_id = await sent(outbox, clock, ANN, "your turn", keyboard("a|1|5|x"))
+    assert bot.methods() == ["sendMessage"]
+    call = bot.calls[0]
+    assert (call.chat_id, call.message_id, call.text, call.buttons) == (
+        ANN,
+        message_id,
+        "your turn",
+        ["a|1|5|x"],
+    )
+    assert outbox.shows(ANN, message_id) == (
+        "your turn",
+        json.dumps(keyboard("a|1|5|x").to_dict(), sort_keys=True),
+    )
+
+
+async def test_edits_of_one_message_not_yet_made_go_out_as_one_call_with_the_latest(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    table = await sent(outbox, clock, GROUP, "table v1")
+    bot.forget()
+    for v in (2, 3, 4):
+        outbox.edit(GROUP, table, f"table v{v}")
+    await clock.run()
+    assert [(c.method, c.message_id, c.text) for c in bot.calls] == [("editMessageText", table, "table v4")]
+    assert bot.shows(GROUP, table).text == "table v4"  # type: ignore[union-attr]
+
+
+async def test_an_edit_that_changes_nothing_costs_no_call(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    hand = await sent(outbox, clock, ANN, "round 1 · your turn", keyboard("a|1|5|x"))
+    bot.forget()
+    outbox.edit(ANN, hand, "round 1 · your turn", keyboard("a|1|5|x"))  # what it shows
+    outbox.edit(ANN, hand, "round 1 · 77", None)
+    outbox.edit(ANN, hand, "round 1 · your turn", keyboard("a|1|5|x"))  # and back, before it went out
+    await clock.run()
+    assert bot.calls == []
+
+
+async def test_a_message_deleted_loses_the_edit_still_queued_for_it(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    table = await sent(outbox, clock, GROUP, "table v1")
+    bot.forget()
+    outbox.edit(GROUP, table, "table v2")
+    outbox.delete(GROUP, table, instead="⬇ The table moved below.")
+    await clock.run()
+    assert [(c.method, c.message_id) for c in bot.calls] == [("deleteMessage", table)]
+    assert bot.shows(GROUP, table) is None
+
+
+async def test_a_message_too_old_to_delete_says_instead_that_the_table_moved(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    table = await sent(outbox, clock, GROUP, "table v1")
+    bot.forget()
+    bot.fail("deleteMessage", too_old_to_delete())
+    outbox.delete(GROUP, table, instead="⬇ The table moved below.")
+    await clock.run()
+    assert bot.methods() == ["deleteMessage", "editMessageText"]
+    assert bot.shows(GROUP, table).text == "⬇ The table moved below."  # type: ignore[union-attr]
+
+
+async def test_a_keyboard_dropped_keeps_the_text(outbox: Outbox, bot: RecordingBot, clock: FakeClock) -> None:
+    hand = await sent(outbox, clock, ANN, "your turn", keyboard("a|1|5|x"))
+    bot.forget()
+    outbox.drop_keyboard(ANN, hand)
+    await clock.run()
+    assert [(c.method, c.text, c.buttons) for c in bot.calls] == [("editMessageText", "your turn", [])]
+    outbox.drop_keyboard(ANN, hand)  # nothing left to drop
+    await clock.run()
+    assert len(bot.calls) == 1
+
+
+# ----------------------------------------------------------------------------- a double tap (commit de4ffc8)
+
+
+async def test_the_second_tap_of_a_double_tap_leaves_the_next_turns_keyboard_queued_into_the_message(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    """Ann's turn message holds the buttons of version 5. Her first tap plays, the trick comes back to her,
+    and her new turn (the buttons of version 9) is queued as an edit of the same message. The second tap of
+    her double tap, drawn for version 5, is out of date: it may strip the buttons of version 5, never the
+    new turn's, or she is left with no buttons at all."""
+    old, new = "a|1|5|p0010", "a|1|9|p0100"
+    hand = await sent(outbox, clock, ANN, "round 1 · your turn", keyboard(old, "a|1|5|x"))
+    bot.forget()
+    outbox.edit(ANN, hand, "round 1 · your turn again", keyboard(new, "a|1|9|x"))  # the first tap's answer
+    outbox.drop_keyboard(ANN, hand, tapped=json.dumps(old))  # the second tap, before the edit went out
+    await clock.run()
+    assert [(c.method, c.text) for c in bot.calls] == [("editMessageText", "round 1 · your turn again")]
+    assert bot.shows(ANN, hand).buttons == [new, "a|1|9|x"]  # type: ignore[union-attr]
+
+
+async def test_an_out_of_date_tap_strips_a_keyboard_still_holding_its_button(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    stale = "a|1|5|p0010"
+    hand = await sent(outbox, clock, ANN, "round 1 · your turn", keyboard(stale))
+    bot.forget()
+    outbox.edit(ANN, hand, "round 1 · your turn (selected 4)", keyboard(stale))
+    outbox.drop_keyboard(ANN, hand, tapped=json.dumps(stale))
+    await clock.run()
+    assert [(c.method, c.text, c.buttons) for c in bot.calls] == [
+        ("editMessageText", "round 1 · your turn (selected 4)", [])
+    ]
+
+
+# ----------------------------------------------------------------------------- what Telegram told
+
+
+async def test_a_user_who_blocked_the_bot_is_reported_and_not_written_to_again(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    bot.fail("sendMessage", blocked(), chat_id=ANN)
+    first = outbox.send(ANN, "your cards")
+    queued = outbox.send(ANN, "your turn")
+    await clock.run()
+    assert (await first, await queued) == (None, None)
+    assert reports(outbox) == [ChatBlocked(ANN)]
+    assert len(bot.to(ANN)) == 1  # the queued message was not tried
+    assert await outbox.send(ANN, "still there?") is None
+    assert len(bot.to(ANN)) == 1
+    assert outbox.unblock(ANN)  # he talked to the bot again
+    assert await sent(outbox, clock, ANN, "welcome back") is not None
+    assert bot.to(ANN)[-1].ok
+
+
+async def test_a_group_that_became_a_supergroup_is_reported_and_the_message_goes_to_its_new_id(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    supergroup = -100_999
+    bot.fail("sendMessage", migrated(supergroup), chat_id=GROUP)
+    message_id = await sent(outbox, clock, GROUP, "the lobby")
+    assert reports(outbox) == [GroupMigrated(GROUP, supergroup)]
+    assert [(c.chat_id, c.ok) for c in bot.calls] == [(GROUP, False), (supergroup, True)]
+    assert bot.shows(supergroup, message_id).text == "the lobby"  # type: ignore[union-attr]
+
+
+async def test_a_429_holds_that_chat_for_its_retry_after_and_no_other(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "true")  # as the bot runs (bot/app.py): retry_after as a timedelta
+    start = clock.time()
+    bot.fail("sendMessage", retry_after(7), chat_id=GROUP)
+    before = utcnow()
+    held = outbox.send(GROUP, "the table")
+    other = outbox.send(ANN, "your cards")
+    await clock.advance(6.9)
+    assert await other is not None and not held.done()
+    await clock.run()
+    assert await held is not None
+    (report,) = reports(outbox)
+    assert isinstance(report, RetryWindow) and report.chat_id == GROUP
+    assert before + timedelta(seconds=7) <= report.until <= utcnow() + timedelta(seconds=7)
+    group_times = [c.at - start for c in bot.to(GROUP)]  # type: ignore[operator]
+    assert group_times == [0.0, pytest.approx(7.0)]
+    assert outbox.refused == 1
+
+
+async def test_not_modified_from_telegram_is_no_failure_and_is_not_tried_again(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    table = await sent(outbox, clock, GROUP, "table v1")
+    bot.forget()
+    bot.fail("editMessageText", not_modified())  # another process made this very edit first
+    outbox.edit(GROUP, table, "table v2")
+    await clock.run()
+    assert len(bot.calls) == 1 and reports(outbox) == [] and outbox.failed == 0
+    outbox.edit(GROUP, table, "table v2")
+    await clock.run()
+    assert len(bot.calls) == 1  # it knows the message shows it
+
+
+# ----------------------------------------------------------------------------- the pace
+
+
+def test_a_private_window_lets_three_through_in_three_seconds() -> None:
+    window = _Window(3, PRIVATE_PERIOD)
+    for _ in range(3):
+        assert window.wait(0.0) == 0.0
+        window.use(0.0)
+    assert window.wait(0.0) == pytest.approx(PRIVATE_PERIOD)
+    assert window.wait(PRIVATE_PERIOD) == 0.0
+
+
+def test_a_group_window_sends_a_burst_at_once_then_spreads_the_rest_over_the_minute() -> None:
+    window = _Window(20, GROUP_PERIOD, burst=4)
+    now, times = 0.0, []
+    for _ in range(40):
+        now += window.wait(now)
+        window.use(now)
+        times.append(now)
+    assert times[:4] == [0.0] * 4
+    gaps = {round(b - a, 6) for a, b in zip(times[4:], times[5:], strict=False)}
+    assert gaps == {round(GROUP_PERIOD / 16, 6)}  # the rest of the minute's 20, evenly
+    assert within(times, GROUP_PERIOD) <= 20
+
+
+async def test_a_private_chat_gets_three_messages_at_once_and_the_next_after_three_seconds(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    start = clock.time()
+    for n in range(5):
+        outbox.send(ANN, f"message {n}")
+    took = await clock.run()
+    times = [c.at - start for c in bot.to(ANN)]  # type: ignore[operator]
+    assert times[:3] == [0.0, 0.0, 0.0]
+    assert times[3:] == [pytest.approx(PRIVATE_PERIOD)] * 2
+    assert took == pytest.approx(PRIVATE_PERIOD)
+    assert [c.text for c in bot.to(ANN)] == [f"message {n}" for n in range(5)]  # in order
+
+
+async def test_a_group_never_gets_more_than_twenty_calls_a_minute(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    start = clock.time()
+    for n in range(30):
+        outbox.send(GROUP, f"news {n}")
+    await clock.run()
+    times = [c.at - start for c in bot.to(GROUP)]  # type: ignore[operator]
+    assert len(times) == 30
+    assert within(times, 60.0) <= 20
+    assert times[:4] == [0.0] * 4  # a round's end goes at once
+    assert times[4] == pytest.approx(GROUP_PERIOD / 16)  # then a steady pace: the table a few seconds behind
+
+
+async def test_all_chats_together_get_at_most_thirty_calls_a_second(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    start = clock.time()
+    users = range(1_000, 1_045)
+    for user in users:
+        outbox.send(user, "your cards")
+    await clock.run()
+    times = sorted(c.at - start for c in bot.calls)  # type: ignore[operator]
+    assert len(times) == 45
+    assert within(times, 1.0) <= 30
+    assert times[29] == 0.0 and times[30] == pytest.approx(TOTAL_PERIOD)
+
+
+async def test_a_retry_window_learned_by_an_earlier_process_is_kept(
+    bot: RecordingBot, clock: FakeClock
+) -> None:
+    outbox = Outbox(bot.as_bot(), Pace(), clock=clock)
+    outbox.prime({GROUP: utcnow() + timedelta(seconds=30)}, {BOB})
+    start = clock.time()
+    table = outbox.send(GROUP, "the table")
+    assert await outbox.send(BOB, "your cards") is None  # blocked, as the database remembers
+    await clock.run()
+    assert await table is not None
+    (call,) = bot.calls
+    assert call.at - start == pytest.approx(30.0, abs=0.1)  # type: ignore[operator]

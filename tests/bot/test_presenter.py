@@ -1,0 +1,341 @@
+"""The presenter against the real table layer (in memory) and the real outbox on a recording bot: for each kind
+of outcome, which chat gets which call and how many, as the players and the operator see it (README, "A game,
+as the players see it"; DESIGN.md: count Bot API calls per human move and keep it low, no hand in the group).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from recording_bot import BOT_USERNAME, Call, RecordingBot
+from unit_support import GROUP, NAMES, SIX, Stage, quiet_move, smallest_single
+
+from bot import codec
+from bot.texts.words import cards_text
+from engine.actions import PASS
+from table import Table
+
+pytestmark = pytest.mark.unit
+
+ANN, BOB, CAI, DAN = 101, 102, 103, 104
+NAMES_TO_USER = {name: user for user, name in NAMES.items()}
+
+
+@pytest.fixture
+def stage() -> Stage:
+    return Stage()
+
+
+def group(bot: RecordingBot) -> list[Call]:
+    return bot.to(GROUP)
+
+
+def kinds(calls: list[Call]) -> list[str]:
+    return [c.method for c in calls]
+
+
+def hands_of(table: Table) -> list[str]:
+    """Each seat's hand as his hand message shows it (only hands long enough to be told from a table's plays)."""
+    assert table.match is not None
+    hands = [table.match.view(s).hand for s in range(6)]
+    return [cards_text(h) for h in hands if sum(h) >= 8 and sum(1 for c in h if c) >= 4]
+
+
+def assert_no_hand_in_the_group(bot: RecordingBot, table: Table, since: int = 0) -> None:
+    """No group message (of the calls from ``since`` on) holds a hand or any seat's cards as they are now."""
+    for text in bot.texts([GROUP], since):
+        assert "Your cards" not in text
+        for hand in hands_of(table):
+            assert hand not in text
+
+
+# ----------------------------------------------------------------------------- the lobby
+
+
+async def test_a_lobby_opened_is_one_new_group_message_with_its_buttons(stage: Stage) -> None:
+    opened = await stage.open(ANN)
+    await stage.show(opened)
+    (call,) = stage.bot.calls
+    assert (call.method, call.chat_id) == ("sendMessage", GROUP)
+    assert "waiting for players" in str(call.text)
+    assert {"join", "bots"} <= {codec.decode(d).what for d in call.buttons}  # type: ignore[union-attr]
+    assert (await stage.load(opened.table.id)).message_id == call.message_id  # the next edits go there
+
+
+async def test_a_join_edits_the_lobby_in_place_and_two_joins_at_once_cost_one_edit(stage: Stage) -> None:
+    opened = await stage.open(ANN)
+    await stage.show(opened)
+    lobby = stage.bot.calls[0].message_id
+    stage.bot.forget()
+    await stage.show(await stage.join(opened.table.id, ANN, 0))
+    assert [(c.method, c.message_id) for c in stage.bot.calls] == [("editMessageText", lobby)]
+    assert "1. Ann" in str(stage.bot.calls[0].text)
+    stage.bot.forget()
+    bob = await stage.join(opened.table.id, BOB, 1)
+    cai = await stage.join(opened.table.id, CAI, 2)
+    await stage.presenter.show(bob)
+    await stage.presenter.show(cai)
+    await stage.drain()
+    (edit,) = stage.bot.calls
+    assert edit.method == "editMessageText" and "2. Bob" in str(edit.text) and "3. Cai" in str(edit.text)
+
+
+# ----------------------------------------------------------------------------- the deal
+
+
+async def test_the_deal_brings_each_player_one_message_with_his_cards_and_the_group_its_table(
+    stage: Stage,
+) -> None:
+    table_id = await stage.lobby(dict(enumerate(SIX)))
+    lobby = (await stage.load(table_id)).message_id
+    stage.bot.forget()
+    await stage.show(await stage.begin(table_id, ANN))
+    table = await stage.load(table_id)
+    assert table.match is not None
+    # The group: the lobby message becomes the table; what the deal brought (a 3 bought, say) is one message.
+    edits = [c for c in group(stage.bot) if c.method == "editMessageText"]
+    assert [c.message_id for c in edits] == [lobby]
+    assert "round 1" in str(edits[0].text) and edits[0].buttons == []
+    assert kinds(group(stage.bot)).count("sendMessage") <= 1
+    assert_no_hand_in_the_group(stage.bot, table)
+    acting = table.to_act
+    assert acting is not None
+    for n, user_id in enumerate(SIX):
+        (call,) = stage.bot.to(user_id)  # one message each, his phone rings once
+        assert call.method == "sendMessage"
+        assert cards_text(table.match.view(n).hand) in str(call.text)  # his own cards
+        if n == acting.n:
+            assert "your turn" in str(call.text) and call.buttons
+        else:
+            assert "round 1 is dealt" in str(call.text) and call.buttons == []
+        assert table.seat(n).hand_message_id == call.message_id  # type: ignore[union-attr]
+
+
+# ----------------------------------------------------------------------------- a move
+
+
+async def test_a_move_shrinks_the_movers_message_to_one_line_and_rings_only_the_next_player(
+    stage: Stage,
+) -> None:
+    table = await stage.in_play(dict(enumerate(SIX)))
+    mover = table.to_act
+    assert mover is not None and mover.hand_message_id is not None
+    stage.bot.forget()
+    action = smallest_single(table)
+    outcome = await stage.act(table, action)
+    await stage.show(outcome, tapped=mover.hand_message_id)
+    after = await stage.load(table.id)
+    nxt = after.to_act
+    assert nxt is not None and nxt.user_id is not None and nxt.n != mover.n
+    assert [(c.method, c.message_id) for c in group(stage.bot)] == [("editMessageText", table.message_id)]
+    (line,) = stage.bot.to(NAMES_TO_USER[mover.name])
+    assert (line.method, line.message_id, line.buttons) == ("editMessageText", mover.hand_message_id, [])
+    assert line.text == f"[Friends] round 1 · you {cards_text(action.cards or ())} · 35 cards left"
+    (turn,) = stage.bot.to(nxt.user_id)
+    assert turn.method == "sendMessage" and turn.buttons and "your turn" in str(turn.text)
+    assert f"{mover.name} {cards_text(action.cards or ())}" in str(turn.text)  # what happened since
+    assert len(stage.bot.calls) == 3  # nobody else hears of a move he did not make
+
+
+async def test_a_stretch_of_computer_moves_costs_the_group_one_table_edit(stage: Stage) -> None:
+    table = await stage.in_play({0: ANN, 3: DAN})
+    mover = table.to_act
+    assert mover is not None and mover.user_id is not None
+    stage.bot.forget()
+    outcome = await stage.act(table, quiet_move(table))
+    await stage.show(outcome, tapped=mover.hand_message_id)
+    assert len(outcome.moves) >= 3  # his move and two computers'
+    calls = group(stage.bot)
+    assert [c.message_id for c in calls if c.method == "editMessageText"] == [table.message_id]
+    assert kinds(calls).count("sendMessage") <= 1  # its big moments (开点, say), all in one message
+    other = DAN if mover.user_id == ANN else ANN
+    (turn,) = stage.bot.to(other)
+    assert "Computer" in str(turn.text).split("\n")[1]  # "Since your last move: … Computer 5 …"
+    assert turn.buttons
+
+
+async def test_his_turn_back_at_once_turns_the_message_he_tapped_into_it(stage: Stage) -> None:
+    table = await stage.in_play({0: ANN})
+    seat = table.to_act
+    assert seat is not None and seat.user_id == ANN and seat.hand_message_id is not None
+    stage.bot.forget()
+    outcome = await stage.act(table, quiet_move(table))
+    await stage.show(outcome, tapped=seat.hand_message_id)
+    (call,) = stage.bot.to(ANN)  # no new message: the one he is looking at is his new turn
+    assert (call.method, call.message_id) == ("editMessageText", seat.hand_message_id)
+    assert "your turn" in str(call.text) and call.buttons
+    assert [c.method for c in group(stage.bot)].count("editMessageText") == 1
+
+
+# ----------------------------------------------------------------------------- nobody taps
+
+
+async def test_a_time_out_says_in_the_late_players_turn_message_what_the_computer_played(
+    stage: Stage,
+) -> None:
+    table = await stage.in_play(dict(enumerate(SIX)))
+    late = table.to_act
+    assert late is not None and late.user_id is not None
+    stage.bot.forget()
+    await stage.show(await stage.time_out(table))
+    (told,) = stage.bot.to(late.user_id)
+    assert (told.method, told.message_id, told.buttons) == ("editMessageText", late.hand_message_id, [])
+    assert "Time ran out: the computer played" in str(told.text)
+    after = await stage.load(table.id)
+    assert after.to_act is not None and after.to_act.user_id is not None
+    assert kinds(stage.bot.to(after.to_act.user_id)) == ["sendMessage"]
+    assert [c.method for c in group(stage.bot)] == ["editMessageText"]
+
+
+async def test_two_time_outs_in_a_row_hand_the_seat_to_the_computer_and_back_brings_it_back(
+    stage: Stage,
+) -> None:
+    rng = random.Random(7)
+    table = await stage.in_play({0: ANN, 1: BOB})
+    timeouts = 0
+    while timeouts < 2:
+        seat = table.to_act
+        assert seat is not None
+        if seat.user_id == ANN:
+            if timeouts == 1:
+                stage.bot.forget()
+            await stage.show(await stage.time_out(table))
+            timeouts += 1
+        else:
+            await stage.show(await stage.act(table, rng.choice(table.match.legal_actions())))  # type: ignore[union-attr]
+        table = await stage.load(table.id)
+    ann = table.seat(0)
+    assert ann is not None and ann.autoplay
+    texts = [str(c.text) for c in stage.bot.to(ANN) if c.method == "sendMessage"]
+    assert any("now plays your seat (托管)" in text for text in texts)
+    assert all(not shown.buttons for shown in stage.bot.chat_messages(ANN).values())  # no turn left to tap
+    assert any("Ann: 托管" in str(c.text) for c in group(stage.bot) if c.method == "sendMessage")
+    assert "托管" in stage.bot.shows(GROUP, table.message_id).text.split("\n")[2]  # type: ignore[arg-type,union-attr]
+
+    stage.bot.forget()
+    await stage.show_all(await stage.back(ANN, table.id))
+    table = await stage.load(table.id)
+    assert table.seat(0).autoplay is False  # type: ignore[union-attr]
+    if table.to_act is None or table.to_act.user_id != ANN:
+        (welcome,) = [c for c in stage.bot.to(ANN) if c.method == "sendMessage"]
+        assert "You play your own cards again." in str(welcome.text) and "Your cards" in str(welcome.text)
+    assert any("Ann plays again" in str(c.text) for c in group(stage.bot) if c.method == "sendMessage")
+
+
+async def test_a_player_who_blocked_the_bot_is_played_by_the_computer_and_the_group_told_the_cure(
+    stage: Stage,
+) -> None:
+    table = await stage.in_play({0: ANN, 1: BOB})
+    stage.bot.forget()
+    await stage.show_all(await stage.blocked(BOB))
+    assert stage.bot.to(BOB) == []
+    (word,) = [c for c in group(stage.bot) if c.method == "sendMessage" and "Bob cannot get" in str(c.text)]
+    assert f"open @{BOT_USERNAME} and send /start" in str(word.text)
+    assert (await stage.load(table.id)).seat(1).autoplay  # type: ignore[union-attr]
+
+
+async def test_a_nudge_rings_the_player_to_act_and_costs_no_other_call(stage: Stage) -> None:
+    table = await stage.in_play(dict(enumerate(SIX)))
+    acting = table.to_act
+    assert acting is not None and acting.user_id is not None
+    by = next(u for u in SIX if u != acting.user_id)
+    stage.bot.forget()
+    await stage.show(await stage.nudge(table.id, by))
+    (call,) = stage.bot.calls  # the table shows what it showed: no edit of it
+    assert (call.method, call.chat_id) == ("sendMessage", acting.user_id)
+    assert f"👋 {NAMES[by]} asks you to play (催一下)" in str(call.text)
+
+
+async def test_a_reminder_at_half_time_tells_only_the_player_to_act_until_when(stage: Stage) -> None:
+    table = await stage.in_play(dict(enumerate(SIX)))
+    acting = table.to_act
+    assert acting is not None
+    stage.bot.forget()
+    await stage.show(await stage.remind(table))
+    (call,) = stage.bot.calls  # the group's table shows what it showed: no edit of it
+    assert (call.method, call.chat_id) == ("sendMessage", acting.user_id)
+    assert "half of your time is gone" in str(call.text)
+    assert "until 20:02 CST (in 2 min)" in str(call.text)  # the turn time, 2 min, from the table's clock
+
+
+# ----------------------------------------------------------------------------- a round's end, the next round
+
+
+async def test_a_rounds_end_is_one_summary_in_the_group_and_each_players_place_in_private(
+    stage: Stage,
+) -> None:
+    rng = random.Random(3)
+    table = await stage.in_play({0: ANN, 3: DAN})
+    table, last = await stage.to_the_last_move(table, rng)
+    mover = table.to_act
+    assert mover is not None and mover.user_id is not None
+    await stage.presenter.send_turn(table, mover)  # the turn message he taps
+    await stage.drain()
+    mover = (await stage.load(table.id)).to_act
+    assert mover is not None and mover.user_id is not None and mover.hand_message_id is not None
+    stage.bot.forget()
+    await stage.show(await stage.act(table, last), tapped=mover.hand_message_id)
+    table = await stage.load(table.id)
+    assert table.match is not None and table.match.round_over
+
+    (summary,) = [c for c in group(stage.bot) if c.method == "sendMessage"]
+    assert "Round 1 is over" in str(summary.text)
+    assert {codec.decode(d).what for d in summary.buttons} == {"next", "stop"}  # type: ignore[union-attr]
+    assert table.summary_message_id == summary.message_id
+    assert [c.message_id for c in group(stage.bot) if c.method == "editMessageText"] == [table.message_id]
+    for user_id in (ANN, DAN):
+        (end,) = [c for c in stage.bot.to(user_id) if c.method == "sendMessage"]
+        assert "Round 1 is over" in str(end.text) and "You: " in str(end.text) and end.buttons == []
+    (line,) = [c for c in stage.bot.to(mover.user_id) if c.method == "editMessageText"]
+    assert line.message_id == mover.hand_message_id and line.buttons == []
+    assert not any(
+        c.buttons for c in stage.bot.calls if c.chat_id != GROUP
+    )  # no turn while the round is over
+
+    stage.bot.forget()
+    await stage.show(await stage.next_round(table, ANN))
+    table = await stage.load(table.id)
+    calls = group(stage.bot)
+    # The summary loses its buttons, the old table goes, the table of round 2 is posted at the bottom.
+    assert ("editMessageText", summary.message_id) in [(c.method, c.message_id) for c in calls]
+    assert stage.bot.shows(GROUP, summary.message_id).buttons == []  # type: ignore[arg-type,union-attr]
+    (deleted,) = [c for c in calls if c.method == "deleteMessage"]
+    posted = [c for c in calls if c.method == "sendMessage" and "round 2" in str(c.text)]
+    assert [c.message_id for c in posted] == [table.message_id] and deleted.message_id != table.message_id
+    for user_id in (ANN, DAN):
+        assert kinds(stage.bot.to(user_id)) == ["sendMessage"]  # his cards of round 2 (or his turn)
+    assert_no_hand_in_the_group(stage.bot, table)
+
+
+async def test_a_whole_round_never_shows_a_hand_in_the_group(stage: Stage) -> None:
+    rng = random.Random(11)
+    table = await stage.in_play({0: ANN, 3: DAN})
+    assert_no_hand_in_the_group(stage.bot, table)
+    while table.match is not None and not table.match.round_over:
+        seat = table.to_act
+        assert seat is not None
+        legal = table.match.legal_actions()
+        action = rng.choice([a for a in legal if a.kind != PASS] or legal)
+        checked = len(stage.bot.calls)
+        await stage.show(await stage.act(table, action), tapped=seat.hand_message_id)
+        table = await stage.load(table.id)
+        assert_no_hand_in_the_group(stage.bot, table, since=checked)
+    assert any("Round 1 is over" in str(c.text) for c in group(stage.bot))
+
+
+# ----------------------------------------------------------------------------- a stop
+
+
+async def test_a_stop_posts_the_final_standings_and_takes_every_button_away(stage: Stage) -> None:
+    table = await stage.in_play(dict(enumerate(SIX)))
+    stage.bot.forget()
+    await stage.show(await stage.stop(table.id, ANN))
+    (final,) = [c for c in group(stage.bot) if c.method == "sendMessage"]
+    assert "The table is closed. Final standings:" in str(final.text)
+    for user_id in SIX:
+        assert [c.text for c in stage.bot.to(user_id) if c.method == "sendMessage"] == [
+            "[Friends] The table is closed. Your total: +0. Final standings are in the group."
+        ]
+        assert all(not shown.buttons for shown in stage.bot.chat_messages(user_id).values())
+    assert all(not shown.buttons for shown in stage.bot.chat_messages(GROUP).values())
