@@ -209,13 +209,17 @@ class Outbox:
     # ------------------------------------------------------------------ API
 
     def send(
-        self, chat_id: int, text: str, markup: Markup = None, **extra: Any
+        self, chat_id: int, text: str, markup: Markup = None, *, silent: bool = False, **extra: Any
     ) -> asyncio.Future[int | None]:
-        """Queue a new message; the future gives its message id, or None when it was not delivered."""
+        """Queue a new message; the future gives its message id, or None when it was not delivered. A
+        ``silent`` one arrives without a sound (``disable_notification``): only what asks something of the
+        reader rings."""
         fut: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
         if chat_id in self.blocked:
             fut.set_result(None)
             return fut
+        if silent:
+            extra["disable_notification"] = True
         self._put(_Job("send", chat_id, text=text, markup=markup, future=fut, extra=extra))
         return fut
 

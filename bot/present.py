@@ -129,7 +129,8 @@ class Presenter:
             return
         if mid is not None:
             self.outbox.delete(group_id, mid, instead=t(table.group.language, "⬇ The table moved below."))
-        sent = self.outbox.send(group_id, text, markup)
+        # A new table (the lobby) rings the group, an invitation to sit down; the same table posted anew does not.
+        sent = self.outbox.send(group_id, text, markup, silent=mid is not None)
 
         async def posted() -> int | None:
             message_id = await sent
@@ -180,7 +181,8 @@ class Presenter:
         if news:
             text = join_messages(news)
             text = await self._glossed(table, text)
-            sent = self.outbox.send(table.group_id, text, summary_keyboard(lang, table) if over else None)
+            markup = summary_keyboard(lang, table) if over else None
+            sent = self.outbox.send(table.group_id, text, markup, silent=True)
             if over:
                 self._beside(self._summary_posted(table, sent))
         for user_id, message_id in outcome.stale:
@@ -207,7 +209,7 @@ class Presenter:
             if new_round and (to_prompt is None or to_prompt.n != seat.n):
                 await self._new_hand_message(table, seat, deal_text(plang, table, seat.n), None)
             if over:
-                self.outbox.send(seat.user_id, round_end_text(plang, table, seat.n))
+                self.outbox.send(seat.user_id, round_end_text(plang, table, seat.n), silent=True)
         if to_prompt is not None:
             await self.send_turn(table, to_prompt, now=now, fresh=outcome.rearmed or not outcome.moves)
 
@@ -246,7 +248,9 @@ class Presenter:
         turn: bool = False,
     ) -> None:
         assert seat.user_id is not None
-        self._beside(self._claim(table, seat, self.outbox.send(seat.user_id, text, markup), past, turn))
+        # Only a turn (or a question before the first lead) rings; a deal is there when he looks.
+        sent = self.outbox.send(seat.user_id, text, markup, silent=not turn)
+        self._beside(self._claim(table, seat, sent, past, turn))
 
     async def _claim(
         self, table: Table, seat: Seat, sent: asyncio.Future[int | None], past: str | None, turn: bool
@@ -279,14 +283,16 @@ class Presenter:
             self.outbox.drop_keyboard(table.group_id, table.message_id)
         if table.summary_message_id is not None:
             self.outbox.drop_keyboard(table.group_id, table.summary_message_id)
-        self.outbox.send(table.group_id, final_text(lang, table))
+        self.outbox.send(table.group_id, final_text(lang, table), silent=True)
         if table.match is None:
             return
         for seat in table.humans:
             assert seat.user_id is not None
             if seat.hand_message_id is not None:
                 self.outbox.drop_keyboard(seat.user_id, seat.hand_message_id)
-            self.outbox.send(seat.user_id, closed_text(reader_language(table, seat.n), table, seat.n))
+            self.outbox.send(
+                seat.user_id, closed_text(reader_language(table, seat.n), table, seat.n), silent=True
+            )
 
     # ------------------------------------------------------------------ notices
 
@@ -324,6 +330,7 @@ class Presenter:
                     "⏰ Time ran out again ({action}): the computer now plays your seat (托管). Tap anything or send /back to play again.",
                     action=played,
                 ),
+                silent=True,
             )
         elif isinstance(notice, Reminder):
             if seat is not None and seat.user_id is not None:
@@ -362,7 +369,7 @@ class Presenter:
                         f"[{table.title}] " + t(plang, "You play your own cards again."),
                         *hand_lines(plang, table, seat.n),
                     ]
-                    self.outbox.send(seat.user_id, "\n".join(lines))
+                    self.outbox.send(seat.user_id, "\n".join(lines), silent=True)
         elif isinstance(notice, Closed):
             pass  # the final standings are the closed table's own message
 

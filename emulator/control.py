@@ -304,6 +304,7 @@ class Controls:
         inline: dict[str, Any] | None,
         other: dict[str, Any] | None,
         reply_to: int | None,
+        silent: bool = False,
     ) -> StoredMessage:
         message = StoredMessage(
             chat_id=chat.id,
@@ -316,6 +317,7 @@ class Controls:
             reply_markup=inline,
             other_markup=other,
             reply_to_message_id=reply_to,
+            silent=silent,
         )
         message.record(message.date)
         chat.messages[message.message_id] = message

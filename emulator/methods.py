@@ -302,7 +302,8 @@ async def send_message(emu: TelegramEmulator, p: Params) -> Any:
     inline, other = parse_markup(p)
     reply_to = _reply_target(chat, p)
     _flood_checked(emu, "sendMessage", chat)
-    message = emu.store_bot_message(chat, text, entities, inline, other, reply_to)
+    silent = p.bool("disable_notification")
+    message = emu.store_bot_message(chat, text, entities, inline, other, reply_to, silent)
     emu.flood.record(chat.id, chat.type)
     return emu.world.message_to_api(message)
 

@@ -71,6 +71,7 @@ class StoredMessage:
     reply_markup: JSON | None = None  # inline keyboards only: the part a message keeps and edits change
     other_markup: JSON | None = None  # reply keyboard / remove / force_reply sent with the message
     reply_to_message_id: int | None = None
+    silent: bool = False  # sent with disable_notification: the phone shows it without a sound
     service: JSON = field(default_factory=dict)
     edit_date: int | None = None
     history: list[Revision] = field(default_factory=list)
@@ -113,6 +114,7 @@ class StoredMessage:
             "reply_markup": self.reply_markup,
             "other_markup": self.other_markup,
             "reply_to_message_id": self.reply_to_message_id,
+            "silent": self.silent,
             "service": self.service,
             "edit_date": self.edit_date,
             "history": [revision.to_json() for revision in self.history],

@@ -125,6 +125,7 @@ async def seat_user(
             n=n + 1,
             group=table.title,
         ),
+        silent=True,  # he is looking at the group he just sat down in: nothing is asked of him yet
     )
     if said is None and user.id in outbox.blocked:
         url = create_deep_linked_url(context.bot.username, f"j{table_id}s{n}")

@@ -246,7 +246,10 @@ class Pane {
       node.append(keyboard);
     }
     const edits = (message.history || []).length - 1;
-    if (edits > 0) node.append(el("div", { className: "meta" }, edits === 1 ? "edited" : `edited ${edits}×`));
+    // Telegram shows a silent message without a sound: the playground says which rang.
+    const meta = [message.from_bot ? (message.silent ? "🔕 silent" : "🔔 rang") : "", edits === 1 ? "edited" : edits > 1 ? `edited ${edits}×` : ""];
+    const said = meta.filter(Boolean).join(" · ");
+    if (said) node.append(el("div", { className: "meta" }, said));
     return node;
   }
 

@@ -74,6 +74,11 @@ class Call:
         return self.error is None
 
     @property
+    def rings(self) -> bool:
+        """A new message that makes the reader's phone sound (not sent with ``disable_notification``)."""
+        return self.method == "sendMessage" and not self.params.get("disable_notification")
+
+    @property
     def buttons(self) -> list[str]:
         """The callback data of the keyboard sent with this call, row by row."""
         return buttons_of(self.reply_markup)

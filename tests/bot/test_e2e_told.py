@@ -475,3 +475,33 @@ async def test_an_english_group_is_told_a_term_once_the_first_time_it_appears(
     for term in used:
         explained = sum(f"ℹ️ {term} =" in tx for tx in group)
         assert explained == 1, (term, explained)
+
+
+async def test_a_players_phone_rings_only_when_something_is_asked_of_him(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    """Issue 22, defect 7: every new message rang (36-55 a round in each private chat). Through a round and
+    the next deal, a private message rings only when it came with buttons (his turn, a question before the
+    first lead); the deal, his round's end and the group's news and summary arrive silently."""
+    emu = emulator
+    table = await Table.seated(emu, ["Ann", "Ben", "Cai"], bots=True)
+    welcomed = {u.id: len(emu.bot_messages(u.id)) for u in table.humans}  # the answers to his /start
+    await table.begin()
+    await table.play_until(table.round_over, random.Random(12))
+    summary = round_summaries(emu, table.group.id)[-1]
+    emu.tap(table.humans[0], summary, lobby_button(summary, "next"))
+    for user in table.humans:
+        await emu.wait_for(
+            lambda u=user: any("round 2" in tx for tx in texts(emu, u.id)),
+            timeout=10,
+            description=f"{user.first_name}'s hand of round 2",
+        )
+    for user in table.humans:
+        sent = emu.bot_messages(user.id, include_deleted=True)[welcomed[user.id] - 1 :]
+        rang = [m for m in sent if not m.silent]
+        assert rang and len(rang) < len(sent), user.first_name
+        for m in sent:
+            asked = bool(m.history[0].reply_markup and m.history[0].reply_markup.get("inline_keyboard"))
+            assert m.silent != asked, (user.first_name, m.history[0].text)
+    in_group = emu.bot_messages(table.group.id, include_deleted=True)
+    assert [m for m in in_group if not m.silent] == in_group[:1]  # the lobby, an invitation to sit down

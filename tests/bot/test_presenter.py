@@ -324,6 +324,30 @@ async def test_a_whole_round_never_shows_a_hand_in_the_group(stage: Stage) -> No
     assert any("Round 1 is over" in str(c.text) for c in group(stage.bot))
 
 
+async def test_only_what_asks_something_of_a_player_rings_his_phone(stage: Stage) -> None:
+    """Issue 22: each private chat rang 36-55 times a round. A turn (or a question before the first lead)
+    rings; the deal, a round's end, the group's news and summary arrive silently."""
+    rng = random.Random(5)
+    table = await stage.in_play({0: ANN, 3: DAN})
+    while table.match is not None and not table.match.round_over:
+        seat = table.to_act
+        assert seat is not None
+        legal = table.match.legal_actions()
+        action = rng.choice([a for a in legal if a.kind != PASS] or legal)
+        await stage.show(await stage.act(table, action), tapped=seat.hand_message_id)
+        table = await stage.load(table.id)
+    await stage.show(await stage.next_round(table, ANN))
+    for user_id in (ANN, DAN):
+        sent = [c for c in stage.bot.to(user_id) if c.method == "sendMessage"]
+        rang = [c for c in sent if c.rings]
+        assert rang and len(rang) < len(sent)  # his deal messages and his round's end came silently
+        for call in sent:
+            assert call.rings == bool(call.buttons), call.text  # rings exactly when it holds his turn
+    lobby, *sent = [c for c in group(stage.bot) if c.method == "sendMessage"]
+    assert lobby.rings  # an invitation to sit down
+    assert sent and not any(c.rings for c in sent)  # news, the summary, the table posted anew
+
+
 # ----------------------------------------------------------------------------- a stop
 
 

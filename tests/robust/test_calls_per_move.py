@@ -198,6 +198,8 @@ async def two_rounds_of_six(db: Path) -> dict[str, object]:
             chat = c["params"].get("chat_id")
             if chat is not None and int(chat) in private:
                 private[int(chat)][c["method"]] += 1
+                if c["method"] == "sendMessage" and not c["params"].get("disable_notification"):
+                    private[int(chat)]["rang"] += 1  # a new message that sounded on his phone
         return {
             "actions": people.actions,
             "kinds": dict(people.kinds),
