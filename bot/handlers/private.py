@@ -100,9 +100,17 @@ async def on_private_text(update: Update, context: CustomContext) -> None:
             ),
         )
         return
+    seated = await context.desk.service.reads.tables_of(user.id)
+    if not seated:
+        await reply(
+            context,
+            update,
+            t(lang, "You are not seated at any table. In a group, /new opens one and /join sits you down."),
+        )
+        return
     mine = [
         table
-        for table in await context.desk.service.reads.tables_of(user.id)
+        for table in seated
         if (seat := table.seat_of(user.id)) is not None
         and table.to_act is not None
         and table.to_act.n == seat.n

@@ -78,7 +78,11 @@ async def test_a_typed_play_out_of_turn_or_from_someone_not_seated_is_refused(st
     assert table.match is not None
     await stage.send(stage.message(waiting, "pass", chat_id=waiting))
     await stage.send(stage.message(999, "pass", chat_id=999))
-    assert stage.said(waiting) == [NOT_YOUR_TURN] and stage.said(999) == [NOT_YOUR_TURN]
+    assert stage.said(waiting) == [NOT_YOUR_TURN]
+    # Issue 22: someone at no table was told "not your turn", as if he had one.
+    assert stage.said(999) == [
+        "You are not seated at any table. In a group, /new opens one and /join sits you down."
+    ]
     assert (await stage.load(table.id)).version == table.version
 
 
