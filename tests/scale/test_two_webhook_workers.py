@@ -37,6 +37,15 @@ TIMEOUT_S = 2
 REPO = Path(__file__).resolve().parents[2]
 
 
+async def _quiet(emu: TelegramEmulator, table: Table) -> None:
+    """No human has a turn left: Ann, who stopped playing, is on 托管 too, or the round is over. Her two
+    time-outs and the computers' moves between them take a few seconds, more on a loaded CI machine."""
+    try:
+        await emu.wait_for(lambda: not table.has_new_turn(), timeout=30)
+    except TimeoutError:
+        raise AssertionError(f"a human still has a turn:\n{table.dump()}") from None
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -194,7 +203,7 @@ async def test_one_table_over_two_webhook_workers(
             lambda: len(times_up()) >= 2 and proxy.duplicated >= 3, random.Random(5), type_some=False
         )
         await asyncio.sleep(TIMEOUT_S * 2)  # a deadline fired twice would show by now
-        await emu.wait_for(lambda: not table.has_new_turn(), timeout=10, description="quiet")
+        await _quiet(emu, table)
     finally:
         for proc in workers:
             proc.terminate()
@@ -286,7 +295,7 @@ async def test_one_worker_killed_mid_round_the_other_carries_the_table_on(
         workers[0].wait(timeout=10)
         killed_at = sum(proxy.delivered)
         await table.play_until(lambda: table.round_over(1), rng, type_some=False)
-        await emu.wait_for(lambda: not table.has_new_turn(), timeout=10, description="quiet")
+        await _quiet(emu, table)
     finally:
         for proc in workers:
             if proc.poll() is None:
