@@ -25,6 +25,7 @@ COMPOSE = "k"  # the composer: ARG is the new selection
 LOBBY = "l"  # lobby and table buttons: ARG is one of LOBBY_ARGS or seat<N>
 SETTINGS = "s"  # group settings: ARG is p:<preset>, k:<key>, t:<seconds>, l:<language>, z:<zone>, m:on|off, v:<level>
 HINT = "h"
+CARDS = "c"  # his cards when he asks: any version shows the hand as it is now, so VERSION is 0 and ARG empty
 
 # stop asks first; stopok is its confirmation, keep takes it back.
 LOBBY_ARGS = ("join", "leave", "bots", "begin", "next", "stop", "stopok", "keep")
@@ -73,6 +74,11 @@ class Hint:
 
 
 @dataclass(frozen=True, slots=True)
+class ShowHand:
+    table_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class Compose:
     table_id: int
     version: int
@@ -92,10 +98,16 @@ class Setting:
     change: SettingChange
 
 
-Button = Act | Hint | Compose | Lobby | Setting
+Button = Act | Hint | ShowHand | Compose | Lobby | Setting
 
 
 # ----------------------------------------------------------------------------- writing
+
+
+def moves(data: str) -> bool:
+    """Whether this button's data is a turn's (a move, the hint, the composer): what stays behind on a message
+    whose turn is over must not be one."""
+    return data[:2] in (ACT + ":", COMPOSE + ":")
 
 
 def _data(kind: str, table_id: int, version: int, arg: str) -> str:
@@ -113,6 +125,10 @@ def act_data(table_id: int, version: int, action: Action) -> str:
 
 def hint_data(table_id: int, version: int) -> str:
     return _data(ACT, table_id, version, HINT)
+
+
+def cards_data(table_id: int) -> str:
+    return _data(CARDS, table_id, 0, "")
 
 
 def compose_data(table_id: int, version: int, selection: Counts) -> str:
@@ -147,6 +163,10 @@ def decode(data: str | None) -> Button:
         if arg == HINT:
             return Hint(table_id, version)
         return Act(table_id, version, _action(arg))
+    if kind == CARDS:
+        if arg or version:
+            raise BadButton("unknown cards button")
+        return ShowHand(table_id)
     if kind == COMPOSE:
         return Compose(table_id, version, unpack_cards(arg) if arg else (0,) * NRANKS)
     if kind == LOBBY:

@@ -86,6 +86,14 @@ def stop_keyboard(lang: str, table: Table) -> InlineKeyboardMarkup:
     )
 
 
+def cards_keyboard(lang: str, table: Table) -> InlineKeyboardMarkup:
+    """One button under a message that is not his turn (his deal, a move of his once made): his cards as they
+    are now, whenever he wants to plan."""
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton("🃏 " + t(lang, "My cards"), callback_data=codec.cards_data(table.id))]]
+    )
+
+
 def yield_comes_straight_back(match: Match) -> bool:
     """R4.4: a 让牌 that nobody after him could answer returns at once; offering it would only waste a tap.
     Asked of a copy: the engine says who is asked next."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 from collections.abc import Callable, Coroutine
 from datetime import datetime
@@ -47,8 +48,9 @@ from table import (
 from table.model import MOVES
 from table.outcome import LOBBY_VIEW
 
+from . import codec
 from .i18n import t
-from .keyboards import hand_keyboard, lobby_keyboard, summary_keyboard
+from .keyboards import cards_keyboard, hand_keyboard, lobby_keyboard, summary_keyboard
 from .outbox import Outbox
 from .texts.group import announcements, final_text, join_messages, lobby_text, summary_text, table_text
 from .texts.player import (
@@ -204,10 +206,19 @@ class Presenter:
                     to_prompt = None
                     continue
                 self.outbox.edit(
-                    seat.user_id, message, past_text(plang, table, seat.n, _own_move(outcome, seat.n))
+                    seat.user_id,
+                    message,
+                    past_text(plang, table, seat.n, _own_move(outcome, seat.n)),
+                    cards_keyboard(plang, table),
                 )
-            if new_round and (to_prompt is None or to_prompt.n != seat.n):
-                await self._new_hand_message(table, seat, deal_text(plang, table, seat.n), None)
+            if new_round:
+                deal = deal_text(plang, table, seat.n)
+                if to_prompt is not None and to_prompt.n == seat.n:
+                    # The first to act gets his deal too: his question's message shrinks once answered, and
+                    # the deal stays where he can read his cards (it is not his hand message: no claim).
+                    self.outbox.send(seat.user_id, deal, cards_keyboard(plang, table), silent=True)
+                else:
+                    await self._new_hand_message(table, seat, deal, cards_keyboard(plang, table))
             if over:
                 self.outbox.send(seat.user_id, round_end_text(plang, table, seat.n), silent=True)
         if to_prompt is not None:
@@ -227,7 +238,7 @@ class Presenter:
         lang = reader_language(table, seat.n)
         if seat.hand_message_id is not None:
             shown = self.outbox.shows(seat.user_id, seat.hand_message_id)
-            if (shown is not None and shown[1]) or (shown is None and fresh):
+            if (shown is not None and _acts(shown[1])) or (shown is None and fresh):
                 self.outbox.drop_keyboard(seat.user_id, seat.hand_message_id)
         text, markup = self._turn(table, seat, lang, now or self.clock())
         await self._new_hand_message(
@@ -264,7 +275,9 @@ class Presenter:
         if not mine and past is not None:
             # The table moved on while this message was on its way (a move typed at once, or made in another
             # process): no buttons of a turn that is over may stay behind.
-            self.outbox.edit(seat.user_id, message_id, past, None)
+            self.outbox.edit(
+                seat.user_id, message_id, past, cards_keyboard(reader_language(table, seat.n), table)
+            )
 
     async def _glossed(self, table: Table, text: str) -> str:
         """An English group is told once per table what a Chinese term means, the first time it appears."""
@@ -372,6 +385,15 @@ class Presenter:
                     self.outbox.send(seat.user_id, "\n".join(lines), silent=True)
         elif isinstance(notice, Closed):
             pass  # the final standings are the closed table's own message
+
+
+def _acts(keyboard: str) -> bool:
+    """Whether a keyboard the outbox put in a message (as JSON) holds buttons that move (a turn's), not only
+    the one that shows his cards."""
+    if not keyboard:
+        return False
+    rows = json.loads(keyboard).get("inline_keyboard", [])
+    return any(codec.moves(b.get("callback_data", "")) for row in rows for b in row)
 
 
 def _player_mover(outcome: Outcome) -> Seat | None:

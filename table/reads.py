@@ -3,11 +3,13 @@ Nothing here writes."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine import Action
 from storage.records import Standing, Stats
 
 from . import stretch
-from .context import Context
+from .context import Context, turn_due
 from .errors import NotSeated, StaleVersion
 from .load import group_of, read_table
 from .model import Group, Table
@@ -21,10 +23,13 @@ async def table_in_group(ctx: Context, group_id: int) -> Table | None:
         return await read_table(uow, record.id, ctx.matches)
 
 
-async def tables_of(ctx: Context, user_id: int) -> list[Table]:
+async def tables_of(ctx: Context, user_id: int, *, with_due: bool = False) -> list[Table]:
     async with ctx.uow() as uow:
         ids = await uow.seats.tables_of_user(user_id)
-        return [await read_table(uow, table_id, ctx.matches) for table_id in ids]
+        tables = [await read_table(uow, table_id, ctx.matches) for table_id in ids]
+        if with_due:
+            tables = [replace(table, due=await turn_due(uow, table)) for table in tables]
+        return tables
 
 
 class Reads:
@@ -39,9 +44,9 @@ class Reads:
         """The group's open table."""
         return await table_in_group(self.ctx, group_id)
 
-    async def tables_of(self, user_id: int) -> list[Table]:
-        """The open tables where the user sits."""
-        return await tables_of(self.ctx, user_id)
+    async def tables_of(self, user_id: int, *, with_due: bool = False) -> list[Table]:
+        """The open tables where the user sits, with their turns' deadlines when asked."""
+        return await tables_of(self.ctx, user_id, with_due=with_due)
 
     async def stats(self, group_id: int, user_id: int) -> tuple[Group, Stats | None, list[Standing]]:
         """The user's record in the group, and the group's leaderboard."""

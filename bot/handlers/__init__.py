@@ -27,7 +27,7 @@ from .group import (
     cmd_table,
     on_migrated,
 )
-from .private import cmd_back, cmd_start, on_private_text
+from .private import cmd_back, cmd_hand, cmd_start, on_private_text
 from .settings import cmd_settings
 
 GROUP_COMMANDS = (
@@ -74,6 +74,7 @@ def register(app: GoujiApplication) -> None:
     app.add_handler(CommandHandler("help", cmd_help))
     app.add_handler(CommandHandler("start", cmd_start))
     app.add_handler(CommandHandler("back", cmd_back, filters=private))
+    app.add_handler(CommandHandler("hand", cmd_hand))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrated))
     app.add_handler(
         MessageHandler(private & filters.TEXT & filters.Regex(r"^/p(@\w+)?(\s|$)"), on_private_text)
@@ -100,6 +101,7 @@ def command_lists(lang: str) -> tuple[list[BotCommand], list[BotCommand]]:
     }
     group = [BotCommand(c, about[c]) for c in GROUP_COMMANDS]
     private = [
+        BotCommand("hand", t(lang, "your cards now, the play on the table, whose turn")),
         BotCommand("p", t(lang, "play cards, e.g. /p 888B")),
         BotCommand("back", t(lang, "take your seat back from 托管")),
         BotCommand("help", about["help"]),

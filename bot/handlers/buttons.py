@@ -15,13 +15,15 @@ from table import CLOSED, LOBBY, AlreadyProcessed, IllegalMove, Table, TableErro
 from .. import codec
 from ..i18n import t
 from ..keyboards import hand_keyboard, stop_keyboard
-from ..texts.player import action_label, turn_text
+from ..texts.player import action_label, hand_text, turn_text
+from ..texts.words import reader_language
 from .context import CustomContext
 from .group import add_computers, begin, leave, seat_user, stop
 from .refusals import refusal
 from .settings import on_setting
 
 OUT_OF_DATE = "That button is out of date."
+ALERT_MAX = 200  # the characters of a callback answer's text (Bot API, answerCallbackQuery)
 
 
 async def on_callback(update: Update, context: CustomContext) -> None:
@@ -39,6 +41,9 @@ async def on_callback(update: Update, context: CustomContext) -> None:
     desk = context.desk
     service = desk.service
     if isinstance(button, codec.Act) and await _act_at_once(update, context, button):
+        return
+    if isinstance(button, codec.ShowHand):
+        await _show_hand(update, context, button.table_id)
         return
     try:
         # A composer tap redraws the turn message, deadline included.
@@ -97,6 +102,32 @@ async def on_callback(update: Update, context: CustomContext) -> None:
         return
     # A move the use case refused for this table's state (the checks above let it through).
     await query.answer(t(lang, OUT_OF_DATE))
+
+
+async def _show_hand(update: Update, context: CustomContext, table_id: int) -> None:
+    """His cards as they are now, in the tap's answer (nothing new in the chat, no ring) when they fit in it,
+    else in a message of their own."""
+    query, user, chat = update.callback_query, update.effective_user, update.effective_chat
+    assert query is not None and user is not None
+    lang = context.language
+    try:
+        table: Table | None = await context.desk.service.reads.load(table_id, with_due=True)
+    except TableNotFound:
+        table = None
+    if table is None or table.status == CLOSED or table.match is None:
+        await query.answer(t(lang, "That table is closed."))
+        _drop_buttons(context, update)
+        return
+    seat = table.seat_of(user.id)
+    if seat is None or chat is None or chat.id != user.id:
+        await query.answer(t(lang, "You are not seated at this table."), show_alert=True)
+        return
+    text = hand_text(reader_language(table, seat.n), table, seat.n, context.desk.clock())
+    if len(text.encode("utf-16-le")) // 2 <= ALERT_MAX:  # Telegram counts UTF-16 units
+        await query.answer(text, show_alert=True)
+        return
+    await query.answer()
+    context.desk.outbox.send(user.id, text, silent=True)
 
 
 def _drop_buttons(context: CustomContext, update: Update) -> None:

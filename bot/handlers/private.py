@@ -1,4 +1,4 @@
-"""The private chat: /start (and the deep link that seats a player), /back from 托管, typed plays."""
+"""The private chat: /start (and the deep link that seats a player), /back from 托管, /hand, typed plays."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from table import LOBBY, AlreadyProcessed, Outcome, Table, TableError, TableNotF
 
 from ..i18n import t
 from ..texts.answers import help_text
+from ..texts.player import hand_text
+from ..texts.words import MAX_MESSAGE, reader_language
 from .common import in_private, reply
 from .context import CustomContext
 from .group import cmd_help, seat_user
@@ -69,6 +71,34 @@ async def cmd_back(update: Update, context: CustomContext) -> None:
         else t(context.language, "You are not on 托管 anywhere."),
     )
     await context.desk.after_all(outcomes)
+
+
+async def cmd_hand(update: Update, context: CustomContext) -> None:
+    """His cards at every table where a round is dealt to him, whenever he asks (a day-long game is planned
+    between turns). A hand is never shown in a group."""
+    user = update.effective_user
+    assert user is not None
+    lang = context.language
+    if not in_private(update):
+        await reply(context, update, t(lang, "Your cards are shown only in private: send /hand to me there."))
+        return
+    tables = await context.desk.service.reads.tables_of(user.id, with_due=True)
+    hands = [
+        hand_text(reader_language(table, seat.n), table, seat.n, context.desk.clock())
+        for table in tables
+        if table.match is not None and (seat := table.seat_of(user.id)) is not None
+    ]
+    if not hands:
+        text = (
+            t(lang, "No round is dealt at your table yet: your cards come here when it is.")
+            if tables
+            else t(
+                lang, "You are not seated at any table. In a group, /new opens one and /join sits you down."
+            )
+        )
+        await reply(context, update, text)
+        return
+    await reply(context, update, "\n\n".join(hands)[:MAX_MESSAGE])
 
 
 def typed_action(text: str) -> Action | None:

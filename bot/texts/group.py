@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from engine import Event, Rules
-from engine.match import P_DECLARE, P_HEAD, P_OVER, P_PLAY, P_RETURN, P_REVOLT, PublicView
+from engine.match import P_OVER, P_PLAY
 from table import Entry, Table
 
 from ..i18n import t
@@ -31,7 +31,7 @@ from .words import (
     story_line,
     team_name,
     top_line,
-    when_text,
+    turn_line,
 )
 
 TRICK_MAX = 8  # moves of the trick the group table shows
@@ -217,11 +217,7 @@ def table_text(lang: str, table: Table, now: datetime) -> str:
     if view.top is not None:
         lines.append(top_line(lang, view, seats))
     if current is not None:
-        who = seats.get(current)
-        line = t(lang, "Turn: {name}", name=who.name if who else "?") + f" ({_phase_text(lang, view)})"
-        if table.due is not None:
-            line += " · " + when_text(lang, table.due, now, table.group.time_zone)
-        lines.append(line)
+        lines.append(turn_line(lang, table, view, seats, now))
     a, b = view.team_totals
     lines.append(t(lang, "Match: Team A {a:+d} · Team B {b:+d}", a=a, b=b))
     if view.result is not None:
@@ -229,17 +225,6 @@ def table_text(lang: str, table: Table, now: datetime) -> str:
         ra, rb = sum(scores[0::2]), sum(scores[1::2])
         lines.append(t(lang, "This round: Team A {a:+d} · Team B {b:+d}", a=ra, b=rb))
     return "\n".join(lines)
-
-
-def _phase_text(lang: str, view: PublicView) -> str:
-    return {
-        P_RETURN: t(lang, "还贡"),
-        P_REVOLT: t(lang, "革命?"),
-        P_HEAD: t(lang, "要头 or 无头"),
-        P_DECLARE: t(lang, "宣点?"),
-        P_PLAY: t(lang, "play"),
-        P_OVER: t(lang, "round over"),
-    }[view.phase]
 
 
 # ----------------------------------------------------------------------------- the end of a round, of a match

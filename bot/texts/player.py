@@ -43,6 +43,7 @@ from .words import (
     seat_infos,
     story_line,
     top_line,
+    turn_line,
     when_text,
 )
 
@@ -170,6 +171,23 @@ def why_text(lang: str, table: Table, view: PublicView, seat: int, seats: dict[i
     if view.passed[seat] and owner == opposite(seat):
         return t(lang, "Your 对头 played: you are asked again, though you passed.") + " " + beat
     return beat + " " + compose
+
+
+def hand_text(lang: str, table: Table, seat: int, now: datetime) -> str:
+    """His cards when he asks (/hand, the 🃏 button): the hand, the play on the table and whose turn it is. It
+    never acts (no keyboard): when it is his turn, his turn message is where he answers."""
+    match = table.match
+    assert match is not None
+    view = match.public_view()
+    seats = seat_infos(table, lang)
+    lines = [f"[{table.title}] " + t(lang, "round {n}", n=view.round_no), *hand_lines(lang, table, seat)]
+    if view.top is not None:
+        lines.append(top_line(lang, view, seats))
+    if view.current == seat:
+        lines.append(t(lang, "It is your turn: answer in your turn message."))
+    elif view.current is not None:
+        lines.append(turn_line(lang, table, view, seats, now))
+    return "\n".join(lines)
 
 
 def past_text(lang: str, table: Table, seat: int, entry: Entry | None) -> str:

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 from engine import Rules
 from engine.cards import RANKS, Counts, format_cards
-from engine.match import PublicView
+from engine.match import P_DECLARE, P_HEAD, P_OVER, P_PLAY, P_RETURN, P_REVOLT, PublicView
 from engine.round import GOUJI, GOUSI, PLACE_NAMES
 from table import Entry, Table
 from table.policy import COMPUTER_LEVELS
@@ -270,4 +270,24 @@ def top_line(lang: str, view: PublicView, seats: dict[int, SeatInfo]) -> str:
         line += " · " + t(lang, "够死级")
     elif top.kind == GOUJI:
         line += " · " + t(lang, "够级")
+    return line
+
+
+def phase_text(lang: str, view: PublicView) -> str:
+    return {
+        P_RETURN: t(lang, "还贡"),
+        P_REVOLT: t(lang, "革命?"),
+        P_HEAD: t(lang, "要头 or 无头"),
+        P_DECLARE: t(lang, "宣点?"),
+        P_PLAY: t(lang, "play"),
+        P_OVER: t(lang, "round over"),
+    }[view.phase]
+
+
+def turn_line(lang: str, table: Table, view: PublicView, seats: dict[int, SeatInfo], now: datetime) -> str:
+    """Whose turn it is, for what, and until when (the table's ``due``, read with the table)."""
+    who = seats.get(view.current) if view.current is not None else None
+    line = t(lang, "Turn: {name}", name=who.name if who else "?") + f" ({phase_text(lang, view)})"
+    if table.due is not None:
+        line += " · " + when_text(lang, table.due, now, table.group.time_zone)
     return line

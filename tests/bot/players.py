@@ -6,6 +6,7 @@ import random
 import re
 from collections.abc import Sequence
 
+from bot import codec
 from emulator import TelegramEmulator
 from emulator.state import Chat, StoredMessage, User
 
@@ -16,10 +17,15 @@ def buttons(msg: StoredMessage) -> list[dict]:
     return [b for row in msg.buttons for b in row]
 
 
+def move_buttons(msg: StoredMessage) -> list[dict]:
+    """The buttons of a turn (a move, the hint, the composer), not the one that shows his cards."""
+    return [b for b in buttons(msg) if codec.moves(b.get("callback_data", ""))]
+
+
 def turn_message(emu: TelegramEmulator, user_id: int) -> StoredMessage | None:
     """The private message that shows buttons to act with (the player's turn), if any."""
     for msg in reversed(emu.bot_messages(user_id)):
-        if any(b.get("callback_data", "")[:2] in ("a:", "k:") for b in buttons(msg)):
+        if move_buttons(msg):
             return msg
     return None
 

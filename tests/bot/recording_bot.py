@@ -19,6 +19,8 @@ from typing import Any, cast
 from telegram import Bot, Chat, InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
+from bot import codec
+
 BOT_USERNAME = "gouji_test_bot"
 
 
@@ -83,6 +85,11 @@ class Call:
         """The callback data of the keyboard sent with this call, row by row."""
         return buttons_of(self.reply_markup)
 
+    @property
+    def moves(self) -> list[str]:
+        """The buttons of a turn (a move, the hint, the composer), not the one that shows his cards."""
+        return [b for b in self.buttons if codec.moves(b)]
+
 
 def buttons_of(markup: InlineKeyboardMarkup | None) -> list[str]:
     if markup is None:
@@ -100,6 +107,10 @@ class Shown:
     @property
     def buttons(self) -> list[str]:
         return buttons_of(self.reply_markup)
+
+    @property
+    def moves(self) -> list[str]:
+        return [b for b in self.buttons if codec.moves(b)]
 
 
 @dataclass

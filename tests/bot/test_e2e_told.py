@@ -6,9 +6,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from players import Table, buttons, lobby_button, round_summaries, turn_message
+from players import Table, buttons, lobby_button, move_buttons, round_summaries, turn_message
 from telegram.ext import Application
 
+from bot import codec
 from emulator import TelegramEmulator
 from emulator.state import StoredMessage
 
@@ -19,7 +20,8 @@ def texts(emu: TelegramEmulator, chat_id: int) -> list[str]:
 
 
 def live_buttons(emu: TelegramEmulator, chat_id: int) -> list[StoredMessage]:
-    return [m for m in emu.bot_messages(chat_id) if m.buttons]
+    """Messages with buttons that move (the one that shows his cards may stay)."""
+    return [m for m in emu.bot_messages(chat_id) if move_buttons(m)]
 
 
 async def open_settings(emu: TelegramEmulator, table: Table) -> StoredMessage:
@@ -501,7 +503,60 @@ async def test_a_players_phone_rings_only_when_something_is_asked_of_him(
         rang = [m for m in sent if not m.silent]
         assert rang and len(rang) < len(sent), user.first_name
         for m in sent:
-            asked = bool(m.history[0].reply_markup and m.history[0].reply_markup.get("inline_keyboard"))
+            first = m.history[0].reply_markup or {}
+            asked = any(
+                codec.moves(b.get("callback_data", ""))
+                for row in first.get("inline_keyboard", [])
+                for b in row
+            )
             assert m.silent != asked, (user.first_name, m.history[0].text)
     in_group = emu.bot_messages(table.group.id, include_deleted=True)
     assert [m for m in in_group if not m.silent] == in_group[:1]  # the lobby, an invitation to sit down
+
+
+async def test_a_player_who_is_not_to_act_sees_his_hand_now_from_his_private_chat(
+    bot_app: Application, emulator: TelegramEmulator
+) -> None:
+    """Issue 22, defect 1: between turns his hand was out of reach (his turn message shrinks to one line once
+    he moved, and the first to act had no deal message at all). /hand, and the 🃏 button under his deal and his
+    moves, show his cards as they are now."""
+    emu = emulator
+    table = await Table.seated(emu, ["Ann", "Ben", "Cai"], bots=True)
+    await table.begin()
+    for user in table.humans:
+        await emu.wait_for(
+            lambda u=user: any("Your cards (36)" in tx for tx in texts(emu, u.id)),
+            timeout=10,
+            description=f"{user.first_name}'s deal, a message of its own",
+        )
+    rng = random.Random(3)
+    await table.play_until(
+        lambda: any(
+            "cards left" in (m.text or "") and turn_message(emu, u.id) is None
+            for u in table.humans
+            for m in emu.bot_messages(u.id)
+        ),
+        rng,
+    )
+    user = next(
+        u
+        for u in table.humans
+        if turn_message(emu, u.id) is None
+        and any("cards left" in (m.text or "") for m in emu.bot_messages(u.id))
+    )
+    line = [m for m in emu.bot_messages(user.id) if "cards left" in (m.text or "")][-1]
+    left = int((line.text or "").rsplit(" · ", 1)[1].split()[0])  # "… · 31 cards left"
+    said = emu.user_sends(user, user.id, "/hand")
+    shown = await emu.wait_for_bot_message(user.id, after=said)
+    text = shown.text or ""
+    assert f"Your cards ({left}):" in text
+    assert "Turn: " in text or "It is your turn" in text  # his turn may have come meanwhile
+    cards = text.split("\n")[2]
+    assert len(cards.replace(" ", "")) == left, "the cards listed are as many as he holds"
+    assert not shown.buttons, "it never acts: his turn message is where he does"
+    (button,) = buttons(line)
+    query = emu.tap(user, line, button["callback_data"])
+    await emu.wait_for_answer(query)
+    answered = next(q for q in emu.callback_answers if q.id == query.id)
+    assert answered.show_alert and f"Your cards ({left}):" in (answered.answer_text or "")
+    assert not any("Your cards" in tx for tx in texts(emu, table.group.id)), "no hand reaches the group"

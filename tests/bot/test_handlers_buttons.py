@@ -62,7 +62,7 @@ async def test_a_move_tapped_is_played_and_the_answer_says_what(stage: DeskStage
     assert [answer(c) for c in stage.answers()] == [("✓ " + action_label("en", button.action), False)]
     mine = [c for c in stage.bot.calls if c.chat_id == player]
     assert [(c.method, c.message_id) for c in mine] == [("editMessageText", message_id)]
-    assert not mine[0].buttons, "the message he played from keeps no keyboard"
+    assert mine[0].buttons == [codec.cards_data(table.id)], "no move left to tap, only his cards to show"
 
 
 async def test_the_same_button_tapped_again_is_out_of_date_and_changes_nothing(stage: DeskStage) -> None:

@@ -111,8 +111,8 @@ async def test_begin_deals_the_round_and_the_first_to_act_gets_his_turn(stage: D
     assert table.playing and table.match is not None
     to_act = table.to_act
     assert to_act is not None and to_act.user_id in (ANN, BOB), "the computers played up to a person's turn"
-    turn = [c for c in stage.bot.calls if c.chat_id == to_act.user_id and c.method == "sendMessage"]
-    assert len(turn) == 1 and turn[0].buttons, "his turn message, with its keyboard"
+    turn = [c for c in stage.bot.calls if c.chat_id == to_act.user_id and c.moves]
+    assert len(turn) == 1 and turn[0].method == "sendMessage", "his turn message, with its keyboard"
     assert all(c.chat_id in (GROUP, ANN, BOB) for c in stage.bot.calls)
     # No hand reaches the group: its messages name no card counts of a hand (the hand's header).
     assert not any("Your cards" in text for text in stage.bot.texts([GROUP]))

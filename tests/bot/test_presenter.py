@@ -102,13 +102,18 @@ async def test_the_deal_brings_each_player_one_message_with_his_cards_and_the_gr
     acting = table.to_act
     assert acting is not None
     for n, user_id in enumerate(SIX):
-        (call,) = stage.bot.to(user_id)  # one message each, his phone rings once
-        assert call.method == "sendMessage"
-        assert cards_text(table.match.view(n).hand) in str(call.text)  # his own cards
+        deal, *turn = stage.bot.to(user_id)  # his deal, silent; the first to act also his turn, ringing
+        assert deal.method == "sendMessage" and not deal.rings
+        assert "round 1 is dealt" in str(deal.text) and cards_text(table.match.view(n).hand) in str(deal.text)
+        assert deal.buttons == [codec.cards_data(table.id)]  # his cards, later, in one tap
         if n == acting.n:
-            assert "your turn" in str(call.text) and call.buttons
+            # Issue 22: the first to act had no deal message; his cards went with the answer to his question.
+            (call,) = turn
+            assert call.method == "sendMessage" and call.rings and call.moves
+            assert "your turn" in str(call.text) and cards_text(table.match.view(n).hand) in str(call.text)
         else:
-            assert "round 1 is dealt" in str(call.text) and call.buttons == []
+            assert turn == []
+            call = deal
         assert table.seat(n).hand_message_id == call.message_id  # type: ignore[union-attr]
 
 
@@ -130,7 +135,8 @@ async def test_a_move_shrinks_the_movers_message_to_one_line_and_rings_only_the_
     assert nxt is not None and nxt.user_id is not None and nxt.n != mover.n
     assert [(c.method, c.message_id) for c in group(stage.bot)] == [("editMessageText", table.message_id)]
     (line,) = stage.bot.to(NAMES_TO_USER[mover.name])
-    assert (line.method, line.message_id, line.buttons) == ("editMessageText", mover.hand_message_id, [])
+    assert (line.method, line.message_id) == ("editMessageText", mover.hand_message_id)
+    assert line.buttons == [codec.cards_data(table.id)]  # no move left to tap; his cards one tap away
     assert line.text == f"[Friends] round 1 · you {cards_text(action.cards or ())} · 35 cards left"
     (turn,) = stage.bot.to(nxt.user_id)
     assert turn.method == "sendMessage" and turn.buttons and "your turn" in str(turn.text)
@@ -209,7 +215,7 @@ async def test_two_time_outs_in_a_row_hand_the_seat_to_the_computer_and_back_bri
     assert ann is not None and ann.autoplay
     texts = [str(c.text) for c in stage.bot.to(ANN) if c.method == "sendMessage"]
     assert any("now plays your seat (托管)" in text for text in texts)
-    assert all(not shown.buttons for shown in stage.bot.chat_messages(ANN).values())  # no turn left to tap
+    assert all(not shown.moves for shown in stage.bot.chat_messages(ANN).values())  # no turn left to tap
     assert any("Ann: 托管" in str(c.text) for c in group(stage.bot) if c.method == "sendMessage")
     assert "托管" in stage.bot.shows(GROUP, table.message_id).text.split("\n")[2]  # type: ignore[arg-type,union-attr]
 
@@ -288,10 +294,8 @@ async def test_a_rounds_end_is_one_summary_in_the_group_and_each_players_place_i
         (end,) = [c for c in stage.bot.to(user_id) if c.method == "sendMessage"]
         assert "Round 1 is over" in str(end.text) and "You: " in str(end.text) and end.buttons == []
     (line,) = [c for c in stage.bot.to(mover.user_id) if c.method == "editMessageText"]
-    assert line.message_id == mover.hand_message_id and line.buttons == []
-    assert not any(
-        c.buttons for c in stage.bot.calls if c.chat_id != GROUP
-    )  # no turn while the round is over
+    assert line.message_id == mover.hand_message_id and line.buttons == [codec.cards_data(table.id)]
+    assert not any(c.moves for c in stage.bot.calls if c.chat_id != GROUP)  # no turn while the round is over
 
     stage.bot.forget()
     await stage.show(await stage.next_round(table, ANN))
@@ -303,8 +307,11 @@ async def test_a_rounds_end_is_one_summary_in_the_group_and_each_players_place_i
     (deleted,) = [c for c in calls if c.method == "deleteMessage"]
     posted = [c for c in calls if c.method == "sendMessage" and "round 2" in str(c.text)]
     assert [c.message_id for c in posted] == [table.message_id] and deleted.message_id != table.message_id
+    first = table.to_act
     for user_id in (ANN, DAN):
-        assert kinds(stage.bot.to(user_id)) == ["sendMessage"]  # his cards of round 2 (or his turn)
+        # His cards of round 2, and his turn when he is the first to act.
+        theirs = first is not None and first.user_id == user_id
+        assert kinds(stage.bot.to(user_id)) == ["sendMessage"] * (2 if theirs else 1)
     assert_no_hand_in_the_group(stage.bot, table)
 
 
@@ -342,7 +349,7 @@ async def test_only_what_asks_something_of_a_player_rings_his_phone(stage: Stage
         rang = [c for c in sent if c.rings]
         assert rang and len(rang) < len(sent)  # his deal messages and his round's end came silently
         for call in sent:
-            assert call.rings == bool(call.buttons), call.text  # rings exactly when it holds his turn
+            assert call.rings == bool(call.moves), call.text  # rings exactly when it holds his turn
     lobby, *sent = [c for c in group(stage.bot) if c.method == "sendMessage"]
     assert lobby.rings  # an invitation to sit down
     assert sent and not any(c.rings for c in sent)  # news, the summary, the table posted anew
@@ -361,5 +368,6 @@ async def test_a_stop_posts_the_final_standings_and_takes_every_button_away(stag
         assert [c.text for c in stage.bot.to(user_id) if c.method == "sendMessage"] == [
             "[Friends] The table is closed. Your total: +0. Final standings are in the group."
         ]
-        assert all(not shown.buttons for shown in stage.bot.chat_messages(user_id).values())
+        # Only the buttons that show his cards stay (a tap on one says the table is closed).
+        assert all(not shown.moves for shown in stage.bot.chat_messages(user_id).values())
     assert all(not shown.buttons for shown in stage.bot.chat_messages(GROUP).values())
