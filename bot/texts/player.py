@@ -32,6 +32,7 @@ from engine.match import (
 from engine.refusals import Refusal
 from engine.round import GOUJI, GOUSI, opposite
 from table import Entry, Table
+from table.model import last_decision
 
 from ..i18n import t
 from .words import (
@@ -47,7 +48,9 @@ from .words import (
     when_text,
 )
 
-SINCE_MAX = 14  # entries of "since you last looked": a whole trick and its moments fit
+# Entries of "since your last move" shown before the older ones are folded into a count: a whole cycle of
+# six seats with its tricks and moments fits many times over, within Telegram's 4096 characters.
+SINCE_MAX = 60
 
 
 # ----------------------------------------------------------------------------- the private hand
@@ -88,9 +91,10 @@ def turn_text(lang: str, table: Table, seat: int, now: datetime, selection: Coun
     lines = [f"[{table.title}] " + t(lang, "round {n} · your turn", n=view.round_no)]
     since = table.marks.since_last_move(seat)
     if since:
-        lines.append(
-            t(lang, "Since your last move: {story}", story=story_line(lang, since, seats, seat, SINCE_MAX))
-        )
+        story = story_line(lang, since, seats, seat, SINCE_MAX)
+        if last_decision(table.marks.recent, seat) is None and since[0].kind != "dealt":
+            story = t(lang, "… (earlier moves are not kept)") + " · " + story
+        lines.append(t(lang, "Since your last move: {story}", story=story))
     lines.append("")
     lines += hand_lines(lang, table, seat)
     if view.top is not None:

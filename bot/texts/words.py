@@ -20,7 +20,7 @@ from engine.round import GOUJI, GOUSI, PLACE_NAMES
 from table import Entry, Table
 from table.policy import COMPUTER_LEVELS
 
-from ..i18n import DEFAULT_LANGUAGE, normalise, t
+from ..i18n import DEFAULT_LANGUAGE, normalise, t, tn
 
 MAX_MESSAGE = 4096
 
@@ -250,9 +250,11 @@ def entry_text(lang: str, e: Entry, seats: dict[int, SeatInfo], me: int | None =
 def story_line(
     lang: str, entries: Sequence[Entry], seats: dict[int, SeatInfo], me: int | None, most: int
 ) -> str:
+    """The entries in a line; past ``most`` the older ones are folded into a count that says so."""
     shown = [entry_text(lang, e, seats, me) for e in entries if e.kind != "trick_won" or e is entries[-1]]
     if len(shown) > most:
-        shown = ["…", *shown[-most:]]
+        folded = len(shown) - most
+        shown = [tn(lang, "…{n} earlier move", "…{n} earlier moves", folded), *shown[-most:]]
     return " · ".join(shown)
 
 
