@@ -47,5 +47,9 @@ def t(lang: str, msgid: str, **kwargs: object) -> str:
 
 
 def tn(lang: str, singular: str, plural: str, n: int, **kwargs: object) -> str:
-    text = translations(lang).ngettext(singular, plural, n)
+    catalog = translations(lang)
+    text = catalog.ngettext(singular, plural, n)
+    if text in (singular, plural):
+        # A catalogue that keeps one form for both (Chinese has no plural) holds it under the singular.
+        text = catalog.gettext(singular) if catalog.gettext(singular) != singular else text
     return text.format(n=n, **kwargs)

@@ -65,6 +65,8 @@ class Group:
     time_zone: str = DEFAULT_TIME_ZONE
     card_memory: bool = False  # 记牌: the hand message says how many 2s, jokers and As are still out
     computer_level: int = 2  # the computers' level at its tables, 托管 included (table/policy.py)
+    settings_message_id: int | None = None  # the one live /settings panel (an older one loses its buttons)
+    pinning: bool | None = None  # whether the bot may pin the table here (None: not tried yet)
 
     @property
     def rules(self) -> Rules:
@@ -82,6 +84,8 @@ class Seat:
     timeouts: int = 0  # in a row
     hand_message_id: int | None = None  # his private hand message, edited in place
     prompted: int | None = None  # the table version his last turn message was delivered for
+    leaving: bool = False  # he left the match: 托管 this round, a computer's seat from the next deal
+    time_zone: str | None = None  # his own, for the deadlines in his private chat (None: the group's)
 
     @property
     def human(self) -> bool:

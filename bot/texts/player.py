@@ -212,7 +212,10 @@ def deal_text(lang: str, table: Table, seat: int) -> str:
     seats = seat_infos(table, lang)
     lines = [f"[{table.title}] " + t(lang, "round {n} is dealt", n=view.round_no)]
     lines += hand_lines(lang, table, seat)
-    if view.current is not None and view.current != seat:
+    me = table.seat(seat)
+    if me is not None and me.autoplay:
+        lines.append(t(lang, "The computer plays your seat (托管): send /back to play your own cards."))
+    elif view.current is not None and view.current != seat:
         who = seats.get(view.current)
         lines.append(
             t(lang, "{name} is first to act; your turn message will come.", name=who.name if who else "?")
