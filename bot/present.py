@@ -222,10 +222,12 @@ class Presenter:
                     self.outbox.edit(seat.user_id, message, *self._turn(table, seat, plang, now))
                     to_prompt = None
                     continue
+                own = _own_move(outcome, seat.n)
+                done = action_label(plang, outcome.moves[0].action) if own is None else None
                 self.outbox.edit(
                     seat.user_id,
                     message,
-                    past_text(plang, table, seat.n, _own_move(outcome, seat.n)),
+                    past_text(plang, table, seat.n, own, done),
                     cards_keyboard(plang, table),
                 )
             if new_round:
@@ -341,12 +343,8 @@ class Presenter:
         if table.match is None:
             return
         for seat in table.humans:
-            assert seat.user_id is not None
-            if seat.hand_message_id is not None:
-                self.outbox.drop_keyboard(seat.user_id, seat.hand_message_id)
-            self.outbox.send(
-                seat.user_id, closed_text(reader_language(table, seat.n), table, seat.n), silent=True
-            )
+            # A question still open (his turn, 宣点 …) is answered by the table's end, in the message that asked.
+            self._instead_of_turn(table, seat, closed_text(reader_language(table, seat.n), table, seat.n))
 
     # ------------------------------------------------------------------ notices
 
@@ -468,11 +466,12 @@ class Presenter:
         else in a new silent message."""
         assert seat.user_id is not None
         plang = reader_language(table, seat.n)
+        markup = cards_keyboard(plang, table) if table.status != CLOSED else None
         shown = self.outbox.shows(seat.user_id, seat.hand_message_id) if seat.hand_message_id else None
         if seat.hand_message_id is not None and (shown is None or _acts(shown[1])):
-            self.outbox.edit(seat.user_id, seat.hand_message_id, text, cards_keyboard(plang, table))
+            self.outbox.edit(seat.user_id, seat.hand_message_id, text, markup)
         else:
-            self.outbox.send(seat.user_id, text, cards_keyboard(plang, table), silent=True)
+            self.outbox.send(seat.user_id, text, markup, silent=True)
 
 
 def _acts(keyboard: str) -> bool:

@@ -194,15 +194,17 @@ def hand_text(lang: str, table: Table, seat: int, now: datetime) -> str:
     return "\n".join(lines)
 
 
-def past_text(lang: str, table: Table, seat: int, entry: Entry | None) -> str:
-    """A turn message once its turn is over: short, without buttons, saying what was done."""
+def past_text(lang: str, table: Table, seat: int, entry: Entry | None, done: str | None = None) -> str:
+    """A turn message once its turn is over: short, without buttons, saying what was done (``entry``, the
+    move as the table told it, or ``done``, a decision before the first lead that the table keeps sealed)."""
     assert table.match is not None
     left = sum(table.match.view(seat).hand)
     head = f"[{table.title}] " + t(lang, "round {n}", n=table.match.round_no)
-    if entry is None:
-        return head + " · " + t(lang, "{n} cards left", n=left)
-    seats = seat_infos(table, lang)
-    return head + " · " + entry_text(lang, entry, seats, seat) + " · " + t(lang, "{n} cards left", n=left)
+    if entry is not None:
+        head += " · " + entry_text(lang, entry, seat_infos(table, lang), seat)
+    elif done is not None:
+        head += " · " + t(lang, "you: {action}", action=done)
+    return head + " · " + t(lang, "{n} cards left", n=left)
 
 
 def deal_text(lang: str, table: Table, seat: int) -> str:
