@@ -52,7 +52,7 @@ from table.outcome import LOBBY_VIEW
 
 from . import codec
 from .i18n import normalise, t
-from .keyboards import cards_keyboard, hand_keyboard, lobby_keyboard, summary_keyboard
+from .keyboards import back_to_table_keyboard, cards_keyboard, hand_keyboard, lobby_keyboard, summary_keyboard
 from .outbox import Outbox
 from .texts.group import announcements, final_text, join_messages, lobby_text, summary_text, table_text
 from .texts.player import (
@@ -155,11 +155,23 @@ class Presenter:
             message_id = await sent
             if message_id is not None:
                 await self.service.deliveries.table_message_posted(table.id, message_id)
+                if table.match is not None:
+                    self._beside(self._pin(table, message_id))
             return message_id
 
         task = asyncio.create_task(posted())
         self._reposts[table.id] = task
         task.add_done_callback(functools.partial(self._forget_repost, table.id))
+
+    async def _pin(self, table: Table, message_id: int) -> None:
+        """The live table pinned in the group, silently, where the bot may pin: a member who opens the group
+        finds it at the top however much was posted since. Whether it may is learnt from Telegram's answer."""
+        group = table.group
+        if group.pinning is False:
+            return
+        pinned = await self.outbox.pin(group.id, message_id) is not None
+        if pinned != group.pinning:
+            await self.service.deliveries.pinning(group.id, pinned)
 
     def _forget_repost(self, table_id: int, task: asyncio.Task[int | None]) -> None:
         if self._reposts.get(table_id) is task:
@@ -183,12 +195,10 @@ class Presenter:
         new_round = bool(outcome.dealt)
         if new_round and table.summary_message_id is not None:
             self.outbox.drop_keyboard(table.group_id, table.summary_message_id)
-        await self.group_message(
-            table,
-            table_text(lang, table, now),
-            None,
-            repost=outcome.repost or (new_round and table.round_no > 1),
-        )
+        repost = outcome.repost or (new_round and table.round_no > 1)
+        await self.group_message(table, table_text(lang, table, now), None, repost=repost)
+        if new_round and not repost and table.message_id is not None:
+            self._beside(self._pin(table, table.message_id))  # the lobby became the table
         # The big moments of this stretch go out as one message: a group may get only 20 a minute.
         seats = seat_infos(table, lang)
         news = announcements(lang, outcome.told, outcome.events, seats)
@@ -201,6 +211,8 @@ class Presenter:
             text = join_messages(news)
             text = await self._glossed(table, text)
             markup = summary_keyboard(lang, table) if over else None
+            if markup is None and table.group.pinning is False:
+                markup = back_to_table_keyboard(lang, table)
             sent = self.outbox.send(table.group_id, text, markup, silent=True)
             if over:
                 self._beside(self._summary_posted(table, sent))
@@ -337,6 +349,8 @@ class Presenter:
         lang = table.group.language
         if table.message_id is not None:
             self.outbox.drop_keyboard(table.group_id, table.message_id)
+            if table.group.pinning and table.match is not None:
+                self.outbox.unpin(table.group_id, table.message_id)
         if table.summary_message_id is not None:
             self.outbox.drop_keyboard(table.group_id, table.summary_message_id)
         self.outbox.send(table.group_id, final_text(lang, table), silent=True)
