@@ -44,7 +44,7 @@ class SeatView:
     Computer players decide on this alone."""
 
     seat: int
-    phase: Phase
+    phase: Phase  # before the first lead: the kind of his own question when he is asked one
     rules: Rules
     hand: Counts
     leader: int
@@ -313,11 +313,12 @@ def _question_json(q: Question) -> dict[str, Any]:
 
 def match_observation(m: Match, seat: int) -> dict[str, Any]:
     """:meth:`Match.observation`."""
+    q = stage.question(m, seat)
     obs: dict[str, Any] = {
         "seat": seat,
         "round": m.round_no,
         "deal": m.deal_no,
-        "phase": m.phase,
+        "phase": public_phase(m) if q is None else q.kind,
         "leader": m.leader,
         "current": m.current_player,
         "hand": format_cards(m.hand(seat)),
@@ -327,7 +328,7 @@ def match_observation(m: Match, seat: int) -> dict[str, Any]:
         "laid_down": format_cards(m.laid_down) if m.revolted is not None else None,
         "head": m.head,
         "declared": list(m.declared),
-        "return_n": q.n if (q := stage.question(m, seat)) is not None and q.kind == P_RETURN else 0,
+        "return_n": q.n if q is not None and q.kind == P_RETURN else 0,
         "asked": None if q is None else _question_json(q),
         "waiting": [_question_json(p) for p in stage.public(m)],
         "sealed": list(stage.sealed(m, seat)),
