@@ -21,8 +21,9 @@ Events of the match, besides the round's: dealt (seat = leader, n = round), rede
 (自然点), bought_three / bought_four (seat bought from ``other``, cards = what he paid, None if free),
 kang_gong (cards shown, n = 3 for the team, 1 for himself), tribute_quan/dian/shao/men/luo (seat paid
 ``other`` the cards, n = how many), returned (还贡: seat gave ``other`` the cards), answered (the seat has given
-every sealed answer he is asked; no content), and at the reveal revolt / no_revolt, declared / no_declare, then
-laid_down (the revolutionary's hand) or the redeal; yaotou / wutou, scored (n = round).
+every sealed answer he is asked; no content); at the reveal, in seat order from the leader, revolt (no_revolt
+too when there is no 宣点), the counting declared / no_declare, then laid_down (the revolutionary's hand) or
+the redeal; yaotou / wutou; scored (n = round).
 
 Beside it: the questions before the first lead (engine/stage.py), what each reader sees (engine/views.py), the
 public record of the plays (engine/tally.py), the notation (engine/notation.py), the deal (engine/deal.py),
