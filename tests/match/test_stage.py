@@ -264,3 +264,32 @@ def test_the_deal_of_a_real_match_asks_every_seat_at_once_in_round_two() -> None
     payers = {r.payer for r in m.returns}
     assert set(m.asked) == set(range(6)) - payers
     assert {s for s, k in asked_kinds(m).items() if k == "return"} == receivers
+
+
+def test_old_states_in_the_return_and_declare_phases_load_too() -> None:
+    # 还贡 phase: nothing else answered yet.
+    m = Match.from_json(_legacy(stage(*HANDS, returns=RETURNS).to_json(), "return", [0], []))
+    assert m.asked == (0, 1, 2, 4, 5) and m.question(0) == Question(0, "return", 2, 3)
+    # 宣点 phase after a revolution and 无头: seat 2 had declared, seats 3 and 5 were still to answer.
+    m = stage(*HANDS, rules=CLASSIC)
+    m.apply(A("no_revolt"), 3)
+    m.apply(A("revolt"), 4)
+    m.apply(A("wutou"), 1)
+    # Saved before the first lead: the hands still the match's, the revolutionary's laid down.
+    d = dict(m.to_json(), rules=QINGDAO.to_dict(), round=None)
+    old = _legacy(d, "declare", [3, 5], [4])
+    old["hands"] = ["5566KK2B", "77882", "99TT2", "JJQQ", "-", "AA2"]
+    old["declared"] = [False, False, True, False, False, False]
+    m = Match.from_json(old)
+    assert asked_kinds(m) == {3: "declare", 5: "declare"} and m.head == "wutou"
+    m.apply(A("no_declare"), 5)
+    events = m.apply(A("declare"), 3)
+    assert [(e.kind, e.seat) for e in events] == [
+        ("answered", 3),
+        ("no_declare", 0),
+        ("declared", 2),
+        ("declared", 3),
+        ("no_declare", 5),
+    ]
+    assert m.phase == P_PLAY and m.round is not None and m.round.revolted == 4 and not m.round.has_head(1)
+    assert m.round.declared == [False, False, True, True, False, False]
