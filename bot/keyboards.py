@@ -121,7 +121,8 @@ def hand_keyboard(lang: str, table: Table, seat: int, selection: Counts = EMPTY)
     def compose(label: str, sel: Counts) -> InlineKeyboardButton:
         return InlineKeyboardButton(label, callback_data=codec.compose_data(table_id, version, sel))
 
-    phase = match.phase
+    question = match.question(seat)
+    phase = question.kind if question is not None else match.phase
     rows: list[list[InlineKeyboardButton]] = []
     if phase in (P_REVOLT, P_HEAD, P_DECLARE):
         choices: dict[str, list[tuple[str, ActionKind]]] = {
@@ -156,7 +157,7 @@ def hand_keyboard(lang: str, table: Table, seat: int, selection: Counts = EMPTY)
             )
         rows.append(control)
         return InlineKeyboardMarkup([r for r in rows if r])
-    legal = match.legal_actions()
+    legal = match.legal_actions(seat)
     kinds = {a.kind for a in legal}
     if chosen:
         control.append(act(t(lang, "Play {cards}", cards=format_cards(selection)), Action(PLAY, selection)))

@@ -70,6 +70,6 @@ class Reads:
         seat = table.seat_of(user_id)
         if seat is None:
             raise NotSeated(table_id)
-        if table.version != version or table.match is None or table.match.current_player != seat.n:
+        if table.version != version or table.match is None or seat.n not in table.match.asked:
             raise StaleVersion(table_id, version, table.version)
-        return await stretch.computer_move(self.ctx, table, table.match, None, 0)
+        return await stretch.computer_move(self.ctx, table, table.match, seat.n, 0)

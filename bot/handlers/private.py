@@ -138,8 +138,8 @@ async def on_private_text(update: Update, context: CustomContext) -> None:
         table
         for table in seated
         if (seat := table.seat_of(user.id)) is not None
-        and table.to_act is not None
-        and table.to_act.n == seat.n
+        and table.match is not None
+        and seat.n in table.match.asked
     ]
     if len(mine) > 1 and msg.reply_to_message is not None:
         replied = msg.reply_to_message.message_id

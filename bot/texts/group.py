@@ -208,7 +208,8 @@ def table_text(lang: str, table: Table, now: datetime) -> str:
             marks.append(t(lang, "托管"))
         if info and info.computer:
             marks.append(t(lang, "computer"))
-        pointer = "▶ " if s == current else "   "
+        # Before the first lead every seat still to answer is pointed at: they answer at once.
+        pointer = "▶ " if s == current or any(q.seat == s for q in view.asked) else "   "
         lines.append(f"{pointer}{s + 1}. {name} ({team_name(lang, s)}) {' · '.join(marks)}".rstrip())
     lines.append("")
     trick = table.marks.this_trick()

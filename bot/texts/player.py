@@ -115,17 +115,27 @@ def why_text(lang: str, table: Table, view: PublicView, seat: int, seats: dict[i
         info = seats.get(s)
         return info.name if info else "?"
 
-    if view.phase == P_RETURN and view.returning is not None:
-        _receiver, payer, n = view.returning
-        return t(
-            lang, "还贡: choose {n} cards to give back to {name}, then tap Give back.", n=n, name=name(payer)
-        )
-    if view.phase == P_REVOLT:
-        return t(lang, "You hold no jokers and no 2s: declare 革命? (you lay your hand down and rank 四科)")
-    if view.phase == P_HEAD:
-        return t(lang, "Your 对头 revolted: 要头 (your first three gouji are 够死级) or 无头?")
-    if view.phase == P_DECLARE:
-        return t(lang, "宣点 against your 对头? (higher 点贡 either way)")
+    assert table.match is not None
+    question = table.match.question(seat)
+    if question is not None:
+        # Asked of every seat concerned at once, answered in any order (engine/RULES-DECISIONS.md).
+        sealed = t(lang, "Everyone answers at once; the answers are shown when all are in.")
+        if question.kind == P_RETURN:
+            return t(
+                lang,
+                "还贡: choose {n} cards to give back to {name}, then tap Give back.",
+                n=question.n,
+                name=name(question.to if question.to is not None else -1),
+            )
+        if question.kind == P_REVOLT:
+            return (
+                t(lang, "You hold no jokers and no 2s: declare 革命? (you lay your hand down and rank 四科)")
+                + " "
+                + sealed
+            )
+        if question.kind == P_HEAD:
+            return t(lang, "Your 对头 revolted: 要头 (your first three gouji are 够死级) or 无头?")
+        return t(lang, "宣点 against your 对头? (higher 点贡 either way)") + " " + sealed
     top = view.top
     compose = t(lang, "Tap ranks, then Play, or type it (TTTT2, pass).")
     if top is None:
@@ -187,7 +197,7 @@ def hand_text(lang: str, table: Table, seat: int, now: datetime) -> str:
     lines = [f"[{table.title}] " + t(lang, "round {n}", n=view.round_no), *hand_lines(lang, table, seat)]
     if view.top is not None:
         lines.append(top_line(lang, view, seats))
-    if view.current == seat:
+    if seat in match.asked:
         lines.append(t(lang, "It is your turn: answer in your turn message."))
     elif view.current is not None:
         lines.append(turn_line(lang, table, view, seats, now))
@@ -217,6 +227,10 @@ def deal_text(lang: str, table: Table, seat: int) -> str:
     me = table.seat(seat)
     if me is not None and me.autoplay:
         lines.append(t(lang, "The computer plays your seat (托管): send /back to play your own cards."))
+    elif table.match.question(seat) is not None:
+        lines.append(t(lang, "Your question before the first lead comes in a message of its own."))
+    elif view.asked:
+        lines.append(t(lang, "The first lead comes once the questions before it are answered."))
     elif view.current is not None and view.current != seat:
         who = seats.get(view.current)
         lines.append(

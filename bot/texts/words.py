@@ -238,8 +238,12 @@ def entry_text(lang: str, e: Entry, seats: dict[int, SeatInfo], me: int | None =
         "dealt": lambda: t(lang, "round {n} dealt", n=e.n),
         "tuoguan": lambda: t(lang, "{a}: 托管 (the computer plays)", a=who),
         "back": lambda: t(lang, "{a} plays again", a=who),
+        "answered": lambda: t(lang, "{a} answered", a=who),
+        "returned": lambda: t(lang, "{a} 还贡 to {b}: {cards}", a=who, b=name(e.other), cards=cards),
         "revolt": lambda: t(lang, "✊ {a} 革命", a=who),
+        "no_revolt": lambda: t(lang, "{a}: no 革命", a=who),
         "declare": lambda: t(lang, "{a} 宣点", a=who),
+        "no_declare": lambda: t(lang, "{a}: no 宣点", a=who),
         "yaotou": lambda: t(lang, "{a} 要头", a=who),
         "wutou": lambda: t(lang, "{a} 无头", a=who),
     }.get(k)
@@ -275,6 +279,14 @@ def top_line(lang: str, view: PublicView, seats: dict[int, SeatInfo]) -> str:
     return line
 
 
+_QUESTION_TEXT = {
+    P_RETURN: lambda lang: t(lang, "还贡"),
+    P_REVOLT: lambda lang: t(lang, "革命?"),
+    P_HEAD: lambda lang: t(lang, "要头 or 无头"),
+    P_DECLARE: lambda lang: t(lang, "宣点?"),
+}
+
+
 def phase_text(lang: str, view: PublicView) -> str:
     return {
         P_RETURN: t(lang, "还贡"),
@@ -288,6 +300,14 @@ def phase_text(lang: str, view: PublicView) -> str:
 
 def turn_line(lang: str, table: Table, view: PublicView, seats: dict[int, SeatInfo], now: datetime) -> str:
     """Whose turn it is, for what, and until when (the table's ``due``, read with the table)."""
+    if view.asked:
+        # Before the first lead every seat concerned answers at once: who is still to answer, and what.
+        names = "、".join(seats[q.seat].name if q.seat in seats else "?" for q in view.asked)
+        what = " · ".join(dict.fromkeys(_QUESTION_TEXT[q.kind](lang) for q in view.asked))
+        line = t(lang, "Waiting for: {names} ({what})", names=names, what=what)
+        if table.due is not None:
+            line += " · " + when_text(lang, table.due, now, table.group.time_zone)
+        return line
     who = seats.get(view.current) if view.current is not None else None
     line = t(lang, "Turn: {name}", name=who.name if who else "?") + f" ({phase_text(lang, view)})"
     if table.due is not None:
