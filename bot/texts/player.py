@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from engine import Action
+from engine import Action, Event
 from engine.actions import BURN, PASS, YIELD
 from engine.cards import ACE, SMALL, TWO, Counts, format_cards
 from engine.cards import BIG as BIG_JOKER
@@ -38,6 +38,7 @@ from ..i18n import t
 from .words import (
     SeatInfo,
     cards_text,
+    debt_waived_text,
     debt_word,
     entry_text,
     place_name,
@@ -45,6 +46,7 @@ from .words import (
     story_line,
     top_line,
     turn_line,
+    waived_text,
     when_text,
 )
 
@@ -224,6 +226,7 @@ def deal_text(lang: str, table: Table, seat: int) -> str:
     seats = seat_infos(table, lang)
     lines = [f"[{table.title}] " + t(lang, "round {n} is dealt", n=view.round_no)]
     lines += hand_lines(lang, table, seat)
+    lines += tribute_lines(lang, table, seat)
     me = table.seat(seat)
     if me is not None and me.autoplay:
         lines.append(t(lang, "The computer plays your seat (托管): send /back to play your own cards."))
@@ -360,6 +363,13 @@ def round_end_text(lang: str, table: Table, seat: int) -> str:
                     kind=debt_word(lang, d.kind),
                 )
             )
+    for w in result.waived:
+        if seat in (w.debt.payer, w.debt.receiver):
+            other = seats.get(w.debt.receiver if w.debt.payer == seat else w.debt.payer)
+            lines.append(
+                f"{other.name if other else '?'}: "
+                + debt_waived_text(lang, w.debt.n, debt_word(lang, w.debt.kind), w.why)
+            )
     a, b = view.team_totals
     mine = a if seat % 2 == 0 else b
     lines.append(
@@ -382,3 +392,58 @@ def closed_text(lang: str, table: Table, seat: int) -> str:
         + " "
         + t(lang, "Final standings are in the group.")
     )
+
+
+def tribute_lines(lang: str, table: Table, seat: int) -> list[str]:
+    """What he gave and got before this round's first lead, as the table was shown it: tribute paid and
+    received (and what was waived, and why), the 3 (or 4) he bought or sold (R8.2, R10)."""
+    assert table.match is not None
+    seats = seat_infos(table, lang)
+
+    def name(s: object) -> str:
+        info = seats.get(s) if isinstance(s, int) else None
+        return info.name if info else "?"
+
+    lines: list[str] = []
+    for e in table.match.shown:
+        kind, payer, other, cards = e["kind"], e.get("seat"), e.get("other"), e.get("cards")
+        if seat not in (payer, other):
+            continue
+        if kind in ("tribute_short", "tribute_exempt"):
+            if payer == seat:
+                lines.append(
+                    waived_text(lang, Event(kind, payer, None, other, e.get("n")), None, name(other))
+                )
+        elif kind.startswith("tribute_") and cards:
+            what = debt_word(lang, kind.removeprefix("tribute_"))
+            if payer == seat:
+                lines.append(t(lang, "You paid {b} {kind}: {cards}", b=name(other), kind=what, cards=cards))
+            else:
+                lines.append(t(lang, "{a} paid you {kind}: {cards}", a=name(payer), kind=what, cards=cards))
+        elif kind in ("bought_three", "bought_four"):
+            rank = "3" if kind == "bought_three" else "4"
+            if payer == seat:
+                lines.append(
+                    t(
+                        lang,
+                        "You got a {rank} from {b}, paying {cards}",
+                        rank=rank,
+                        b=name(other),
+                        cards=cards,
+                    )
+                    if cards
+                    else t(lang, "You got a {rank} from {b}, free", rank=rank, b=name(other))
+                )
+            else:
+                lines.append(
+                    t(
+                        lang,
+                        "{a} got a {rank} from you, paying {cards}",
+                        rank=rank,
+                        a=name(payer),
+                        cards=cards,
+                    )
+                    if cards
+                    else t(lang, "{a} got a {rank} from you, free", rank=rank, a=name(payer))
+                )
+    return lines

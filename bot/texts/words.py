@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from engine import Rules
+from engine import Event, Rules
 from engine.cards import RANKS, Counts, format_cards
 from engine.match import P_DECLARE, P_HEAD, P_OVER, P_PLAY, P_RETURN, P_REVOLT, PublicView
 from engine.round import GOUJI, GOUSI, PLACE_NAMES
@@ -313,3 +313,36 @@ def turn_line(lang: str, table: Table, view: PublicView, seats: dict[int, SeatIn
     if table.due is not None:
         line += " · " + when_text(lang, table.due, now, table.group.time_zone)
     return line
+
+
+# ----------------------------------------------------------------------------- tribute waived, and why
+
+
+def debt_waived_text(lang: str, n: int, kind: str, why: str) -> str:
+    """A debt of the round the rules waived: between teammates (R10.4), or replaced by 圈贡 (R10.2)."""
+    if why == "team":
+        return t(lang, "{n} {kind} waived: they are teammates", n=n, kind=kind)
+    return t(lang, "{n} {kind} waived: 圈贡 replaces it", n=n, kind=kind)
+
+
+def waived_text(lang: str, e: Event, payer: str | None, receiver: str) -> str:
+    """Tribute owed and not paid, and why: 抗贡 (R10.5), or too few naturally dealt R, B or 2 (R10.3).
+    ``payer`` None: the reader himself."""
+    if e.kind == "tribute_exempt":
+        if payer is None:
+            return t(lang, "You owe {b} nothing: 抗贡 ({n} waived)", b=receiver, n=e.n)
+        return t(lang, "{a} owes {b} nothing: 抗贡 ({n} waived)", a=payer, b=receiver, n=e.n)
+    if payer is None:
+        return t(
+            lang,
+            "You have no more naturally dealt 大王, 小王 or 2: {n} owed to {b} waived",
+            b=receiver,
+            n=e.n,
+        )
+    return t(
+        lang,
+        "{a} has no more naturally dealt 大王, 小王 or 2: {n} owed to {b} waived",
+        a=payer,
+        b=receiver,
+        n=e.n,
+    )
