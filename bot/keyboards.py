@@ -233,3 +233,15 @@ def settings_keyboard(group: Group) -> InlineKeyboardMarkup:
         ]
     )
     return InlineKeyboardMarkup(rows)
+
+
+def zone_keyboard(lang: str, zone: str | None) -> InlineKeyboardMarkup:
+    """/zone in private: his own time zone for his deadlines, or each group's."""
+
+    def b(label: str, value: str | None) -> InlineKeyboardButton:
+        return InlineKeyboardButton(
+            ("• " if value == zone else "") + label, callback_data=codec.zone_data(value)
+        )
+
+    zones = [b(z.split("/")[-1].replace("_", " "), z) for z in TIME_ZONES]
+    return InlineKeyboardMarkup([zones[:4], zones[4:], [b(t(lang, "Each group's"), None)]])

@@ -66,7 +66,7 @@ from .texts.player import (
     round_end_text,
     turn_text,
 )
-from .texts.words import glossary_lines, reader_language, seat_infos, terms_in, when_text
+from .texts.words import glossary_lines, reader_language, reader_zone, seat_infos, terms_in, when_text
 
 log = logging.getLogger(__name__)
 
@@ -432,7 +432,9 @@ class Presenter:
                 self.outbox.send(seat.user_id, text, cards_keyboard(plang, table), silent=True)
         elif isinstance(notice, Reminder):
             if seat is not None and seat.user_id is not None:
-                when = when_text(plang, table.due, self.clock(), table.group.time_zone) if table.due else ""
+                when = (
+                    when_text(plang, table.due, self.clock(), reader_zone(table, seat.n)) if table.due else ""
+                )
                 self.outbox.send(
                     seat.user_id,
                     f"[{table.title}] "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine import Action
-from storage.records import Standing, Stats
+from storage.records import Standing, Stats, UserRecord
 
 from . import stretch
 from .context import Context, turn_due
@@ -57,6 +57,11 @@ class Reads:
                 await uow.users.stats_in_group(group_id, user_id),
                 await uow.users.leaderboard(group_id),
             )
+
+    async def user(self, user_id: int) -> UserRecord | None:
+        """What the bot keeps of a user (his name, language, time zone, record)."""
+        async with self.ctx.uow() as uow:
+            return await uow.users.get(user_id)
 
     async def player_record(self, user_id: int) -> Stats | None:
         """The user's record over every group."""

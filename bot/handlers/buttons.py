@@ -20,6 +20,7 @@ from ..texts.words import reader_language
 from .common import is_admin
 from .context import CustomContext
 from .group import add_computers, begin, leave, seat_user, stop
+from .private import on_zone
 from .refusals import refusal
 from .settings import on_setting
 
@@ -38,6 +39,9 @@ async def on_callback(update: Update, context: CustomContext) -> None:
         return
     if isinstance(button, codec.Setting):
         await on_setting(update, context, button)
+        return
+    if isinstance(button, codec.Zone):
+        await on_zone(update, context, button)
         return
     desk = context.desk
     service = desk.service

@@ -42,6 +42,7 @@ from .words import (
     debt_word,
     entry_text,
     place_name,
+    reader_zone,
     seat_infos,
     story_line,
     top_line,
@@ -104,7 +105,7 @@ def turn_text(lang: str, table: Table, seat: int, now: datetime, selection: Coun
     lines.append("")
     lines.append(why_text(lang, table, view, seat, seats))
     if table.due is not None:
-        lines.append("⏳ " + when_text(lang, table.due, now, table.group.time_zone))
+        lines.append("⏳ " + when_text(lang, table.due, now, reader_zone(table, seat)))
     if selection is not None and sum(selection) > 0:
         lines.append(t(lang, "Selected: {cards}", cards=format_cards(selection)))
     return "\n".join(lines)
@@ -202,7 +203,7 @@ def hand_text(lang: str, table: Table, seat: int, now: datetime) -> str:
     if seat in match.asked:
         lines.append(t(lang, "It is your turn: answer in your turn message."))
     elif view.current is not None:
-        lines.append(turn_line(lang, table, view, seats, now))
+        lines.append(turn_line(lang, table, view, seats, now, seat))
     return "\n".join(lines)
 
 

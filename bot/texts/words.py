@@ -56,6 +56,13 @@ def reader_language(table: Table, seat: int) -> str:
     return normalise(s.language if s is not None else None, DEFAULT_LANGUAGE)
 
 
+def reader_zone(table: Table, seat: int | None) -> str:
+    """The time zone a reader's deadlines are shown in: a player's own (/zone) in his private chat, else the
+    group's."""
+    s = table.seat(seat) if seat is not None else None
+    return s.time_zone if s is not None and s.time_zone else table.group.time_zone
+
+
 def team_name(lang: str, seat: int) -> str:
     return t(lang, "Team A") if seat % 2 == 0 else t(lang, "Team B")
 
@@ -298,7 +305,14 @@ def phase_text(lang: str, view: PublicView) -> str:
     }[view.phase]
 
 
-def turn_line(lang: str, table: Table, view: PublicView, seats: dict[int, SeatInfo], now: datetime) -> str:
+def turn_line(
+    lang: str,
+    table: Table,
+    view: PublicView,
+    seats: dict[int, SeatInfo],
+    now: datetime,
+    reader: int | None = None,
+) -> str:
     """Whose turn it is, for what, and until when (the table's ``due``, read with the table)."""
     if view.asked:
         # Before the first lead every seat concerned answers at once: who is still to answer, and what.
@@ -306,12 +320,12 @@ def turn_line(lang: str, table: Table, view: PublicView, seats: dict[int, SeatIn
         what = " · ".join(dict.fromkeys(_QUESTION_TEXT[q.kind](lang) for q in view.asked))
         line = t(lang, "Waiting for: {names} ({what})", names=names, what=what)
         if table.due is not None:
-            line += " · " + when_text(lang, table.due, now, table.group.time_zone)
+            line += " · " + when_text(lang, table.due, now, reader_zone(table, reader))
         return line
     who = seats.get(view.current) if view.current is not None else None
     line = t(lang, "Turn: {name}", name=who.name if who else "?") + f" ({phase_text(lang, view)})"
     if table.due is not None:
-        line += " · " + when_text(lang, table.due, now, table.group.time_zone)
+        line += " · " + when_text(lang, table.due, now, reader_zone(table, reader))
     return line
 
 

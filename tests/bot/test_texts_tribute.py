@@ -57,7 +57,11 @@ async def test_the_deal_says_what_he_paid_got_and_why_the_rest_was_waived() -> N
     ]
     payer, receiver = deal_text("en", table, 0), deal_text("en", table, 1)
     assert "You paid Bob 落贡: R" in payer
-    assert "you has no more" not in payer and "no more naturally dealt" in payer and "1 owed to Bob waived" in payer
+    assert (
+        "you has no more" not in payer
+        and "no more naturally dealt" in payer
+        and "1 owed to Bob waived" in payer
+    )
     assert "Ann paid you 落贡: R" in receiver
     assert "You got a 3 from Ann, paying 2" in receiver and "Bob got a 3 from you, paying 2" in payer
     seats = seat_infos(table, "en")
