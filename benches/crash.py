@@ -972,7 +972,7 @@ async def _check(done: Run, db: Database) -> Report:
         if entry.action == NEXT_ROUND:
             match.next_round()
         else:
-            match.apply(parse_action(entry.action))
+            match.apply(parse_action(entry.action), entry.seat)
         take(entry.seq)
     report.versions = len(rebuilt)
     if table.match != match:
@@ -1027,19 +1027,21 @@ async def _check(done: Run, db: Database) -> Report:
     for v in versions:
         after = by_version.get(v.version + 1)
         m = rebuilt.get(v.version)
-        if after is None or m is None or m.current_player not in user_of_seat or after.last_seq <= v.last_seq:
+        # The players the table waited on: the one to act, or before the first lead every one asked.
+        asked = [s for s in m.asked if s in user_of_seat] if m is not None else []
+        if after is None or m is None or not asked or after.last_seq <= v.last_seq:
             continue
         first = log[v.last_seq]  # the first move of the next version's stretch
         recent = Marks.from_json(json.loads(after.marks) if after.marks else None).recent
         by_clock = any(e.seq == first.seq and e.actor == "timeout" for e in recent)
-        by_tap = (m.current_player, v.version) in applied_at
+        by_tap = any((s, v.version) in applied_at for s in asked)
         if by_clock and by_tap:
             problem(f"version {v.version}: a time-out and a tap both moved it")
         if not by_clock:
             continue
         timed_out.add(v.version)
-        if first.seat != m.current_player:
-            problem(f"version {v.version}: the time-out moved another seat")
+        if first.seat not in asked:
+            problem(f"version {v.version}: the time-out moved a seat that was not waited on")
         armed = [e for e in events if e.version == v.version and e.kind == "timeout" and e.at <= after.at]
         claims = [e for e in armed if e.op == "update" and e.claimed_by is not None]
         if not claims:
@@ -1116,7 +1118,9 @@ async def _check(done: Run, db: Database) -> Report:
                 report.reshown_edited += 1
             else:
                 report.resent_unrecorded += 1
-    report.turns_never_shown = sum(1 for v in timed_out if (rebuilt[v].current_player, v) not in prompts)
+    report.turns_never_shown = sum(
+        1 for v in timed_out if not any((s, w) in prompts for s in rebuilt[v].asked for w in range(v + 1))
+    )
 
     # ---- the bot's log
     report.errors_logged = done.log_text.count(" ERROR ")
@@ -1145,7 +1149,7 @@ def _stale_turn(
     match = rebuilt.get(v)
     if match is None:
         return f"version {v} never existed with a match"
-    if match.current_player != seat:
+    if seat not in match.asked:
         return f"at version {v} seat {match.current_player} was to act"
     stored = by_version[v]
     then = replace(
