@@ -12,9 +12,9 @@ from storage.records import ChatLimits
 
 from . import reads
 from .context import Context
+from .errors import NothingToDo
 from .load import group_of
 from .lobby import Lobby
-from .errors import NothingToDo
 from .model import TIME_ZONES, Group, Marks, Table
 from .outcome import Outcome, WentAutoplay
 from .ports import UnitOfWork
