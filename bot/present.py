@@ -54,12 +54,13 @@ from .keyboards import cards_keyboard, hand_keyboard, lobby_keyboard, summary_ke
 from .outbox import Outbox
 from .texts.group import announcements, final_text, join_messages, lobby_text, summary_text, table_text
 from .texts.player import (
-    action_label,
     closed_text,
     deal_text,
     hand_lines,
     past_text,
+    reminder_text,
     round_end_text,
+    timed_out_text,
     turn_text,
 )
 from .texts.words import glossary_lines, reader_language, seat_infos, terms_in, when_text
@@ -317,43 +318,20 @@ class Presenter:
         if isinstance(notice, TimedOut):
             if seat is None or seat.user_id is None:
                 return
-            played = action_label(plang, notice.action)
+            told = f"[{table.title}] " + timed_out_text(plang, notice.action, autoplay=notice.autoplay)
             if not notice.autoplay:
                 # The first time-out: his turn message says what the computer did, and that one more hands
                 # his seat over (no new message: he is not looking, and the next turn rings anyway).
                 if seat.hand_message_id is not None:
-                    self.outbox.edit(
-                        seat.user_id,
-                        seat.hand_message_id,
-                        f"[{table.title}] "
-                        + t(
-                            plang,
-                            "⏰ Time ran out: the computer played {action} for you. Miss the next turn too and it plays your seat (托管).",
-                            action=played,
-                        ),
-                    )
+                    self.outbox.edit(seat.user_id, seat.hand_message_id, told)
                 return
             if seat.hand_message_id is not None:
                 self.outbox.drop_keyboard(seat.user_id, seat.hand_message_id)
-            self.outbox.send(
-                seat.user_id,
-                f"[{table.title}] "
-                + t(
-                    plang,
-                    "⏰ Time ran out again ({action}): the computer now plays your seat (托管). Tap anything or send /back to play again.",
-                    action=played,
-                ),
-                silent=True,
-            )
+            self.outbox.send(seat.user_id, told, silent=True)
         elif isinstance(notice, Reminder):
             if seat is not None and seat.user_id is not None:
-                when = when_text(plang, table.due, self.clock(), table.group.time_zone) if table.due else ""
-                self.outbox.send(
-                    seat.user_id,
-                    f"[{table.title}] "
-                    + t(plang, "Reminder: it is your turn; half of your time is gone.")
-                    + f" {when}",
-                )
+                when = when_text(plang, table.due, self.clock(), table.group.time_zone) if table.due else None
+                self.outbox.send(seat.user_id, f"[{table.title}] " + reminder_text(plang, when))
         elif isinstance(notice, Nudged):
             if seat is not None and seat.user_id is not None:
                 by = names[notice.by].name if notice.by in names else "?"

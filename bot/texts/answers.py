@@ -10,7 +10,7 @@ from engine import Rules
 from storage.records import Standing, Stats
 from table import Group
 
-from ..i18n import t
+from ..i18n import t, tn
 from .words import (
     GLOSSARY_TERMS,
     debt_word,
@@ -94,10 +94,13 @@ def stats_text(
         lines.append(
             t(
                 lang,
-                "{name}: {rounds} rounds, {points:+d} points ({avg:+.1f} a round); team won {wins} ({rate:.0f}%).",
+                "{name}: {rounds}, {points} ({avg:+.1f} a round); team won {wins} ({rate:.0f}%).",
                 name=name,
-                rounds=n,
-                points=stats.points,
+                rounds=tn(lang, "{n} round", "{n} rounds", n),
+                # A point or points by its size: "-1 point", "+2 points".
+                points=tn(
+                    lang, "{points:+d} point", "{points:+d} points", abs(stats.points), points=stats.points
+                ),
                 avg=stats.points / n,
                 wins=stats.team_wins,
                 rate=100 * stats.team_wins / n,
@@ -106,17 +109,25 @@ def stats_text(
         lines.append(places)
     if board:
         lines.append("")
-        lines.append(t(lang, "Leaderboard ({n} rounds in this group):", n=group_rounds or 0))
+        lines.append(
+            tn(
+                lang,
+                "Leaderboard ({n} round in this group):",
+                "Leaderboard ({n} rounds in this group):",
+                group_rounds or 0,
+            )
+        )
         for i, row in enumerate(board, start=1):
             st = row.stats
             lines.append(
-                t(
+                tn(
                     lang,
-                    "{i}. {name} {points:+d} in {rounds} rounds, 头科 {first}×",
+                    "{i}. {name} {points:+d} in {n} round, 头科 {first}×",
+                    "{i}. {name} {points:+d} in {n} rounds, 头科 {first}×",
+                    st.rounds_played,
                     i=i,
                     name=row.name,
                     points=st.points,
-                    rounds=st.rounds_played,
                     first=st.places[0],
                 )
             )
