@@ -10,7 +10,7 @@ import json
 from telegram import Update
 from telegram.error import TelegramError
 
-from table import CLOSED, LOBBY, AlreadyProcessed, IllegalMove, Table, TableError, TableNotFound
+from table import CLOSED, LOBBY, AlreadyProcessed, IllegalMove, NotAllowed, Table, TableError, TableNotFound
 
 from .. import codec
 from ..i18n import t
@@ -18,7 +18,7 @@ from ..keyboards import hand_keyboard, stop_keyboard
 from ..texts.player import action_label, hand_text, turn_text
 from ..texts.words import reader_language
 from .context import CustomContext
-from .group import add_computers, begin, leave, seat_user, stop
+from .group import add_computers, begin, leave, may_stop, seat_user, stop
 from .refusals import refusal
 from .settings import on_setting
 
@@ -188,7 +188,8 @@ async def on_lobby(update: Update, context: CustomContext, table: Table, button:
     lang = table.group.language
     desk = context.desk
     if button.what in ("next", "stop", "stopok", "keep"):
-        if table.seat_of(user.id) is None and button.what != "keep":
+        # Next round is a seated player's; stopping also the creator's or a group admin's (stop() judges).
+        if table.seat_of(user.id) is None and button.what == "next":
             await query.answer(t(lang, "You are not seated at this table."), show_alert=True)
             return
         # Drawn for their version: an old summary's or an old question's buttons do nothing to the match now.
@@ -202,6 +203,9 @@ async def on_lobby(update: Update, context: CustomContext, table: Table, button:
                 desk.outbox.delete(table.group_id, query.message.message_id)
             return
         if button.what == "stop":
+            if not await may_stop(update, context, table):
+                await query.answer(refusal(lang, NotAllowed(table.id), "stop"), show_alert=True)
+                return
             await query.answer()
             desk.outbox.send(
                 table.group_id,
