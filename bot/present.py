@@ -167,11 +167,9 @@ class Presenter:
         new_round = bool(outcome.dealt)
         if new_round and table.summary_message_id is not None:
             self.outbox.drop_keyboard(table.group_id, table.summary_message_id)
+        shown = table_text(lang, table, now)
         await self.group_message(
-            table,
-            table_text(lang, table, now),
-            None,
-            repost=outcome.repost or (new_round and table.round_no > 1),
+            table, shown, None, repost=outcome.repost or (new_round and table.round_no > 1)
         )
         # The big moments of this stretch go out as one message: a group may get only 20 a minute.
         seats = seat_infos(table, lang)
@@ -181,9 +179,9 @@ class Presenter:
         )
         if over:
             news.append(summary_text(lang, table))
-        if news:
-            text = join_messages(news)
-            text = await self._glossed(table, text)
+        # The terms the table shows are explained with the news (the table itself is edited over and over).
+        text = await self._glossed(table, join_messages(news) if news else "", shown)
+        if text:
             markup = summary_keyboard(lang, table) if over else None
             sent = self.outbox.send(table.group_id, text, markup, silent=True)
             if over:
@@ -280,15 +278,16 @@ class Presenter:
                 seat.user_id, message_id, past, cards_keyboard(reader_language(table, seat.n), table)
             )
 
-    async def _glossed(self, table: Table, text: str) -> str:
-        """An English group is told once per table what a Chinese term means, the first time it appears."""
+    async def _glossed(self, table: Table, text: str, shown: str = "") -> str:
+        """An English group is told once per table what a Chinese term means, the first time it appears in
+        ``text`` or in the table it ``shown``: the glossary lines after the text (alone if there is none)."""
         if table.group.language != "en":
             return text
-        new = frozenset(terms_in(text)) - table.marks.glossed
+        new = frozenset(terms_in(text) | terms_in(shown)) - table.marks.glossed
         if not new:
             return text
         await self.service.deliveries.note_glossed(table, new)
-        return "\n".join([text, *glossary_lines(new)])
+        return "\n".join([*([text] if text else []), *glossary_lines(new)])
 
     async def _show_closed(self, outcome: Outcome) -> None:
         table = outcome.table

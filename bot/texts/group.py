@@ -28,6 +28,7 @@ from .words import (
     place_name,
     preset_text,
     seat_infos,
+    sentences,
     story_line,
     team_name,
     top_line,
@@ -222,7 +223,8 @@ def table_text(lang: str, table: Table, now: datetime) -> str:
         if info and info.computer:
             marks.append(t(lang, "computer"))
         pointer = "▶ " if s == current else "   "
-        lines.append(f"{pointer}{s + 1}. {name} ({team_name(lang, s)}) {' · '.join(marks)}".rstrip())
+        who = t(lang, "{n}. {name} ({team})", n=s + 1, name=name, team=team_name(lang, s))
+        lines.append(pointer + sentences(lang, who, " · ".join(marks)))
     lines.append("")
     trick = table.marks.this_trick()
     if trick and view.top is not None:

@@ -26,7 +26,8 @@ MAX_MESSAGE = 4096
 
 
 def sentences(lang: str, *parts: str) -> str:
-    """Sentences one after another: a space between them in English, none after Chinese punctuation."""
+    """Sentences (or the parts of a line) one after another: a space between them in English, none in Chinese
+    (full-width punctuation carries its own space)."""
     return ("" if lang == "zh" else " ").join(p for p in parts if p)
 
 

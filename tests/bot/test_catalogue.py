@@ -100,6 +100,8 @@ def test_every_message_has_its_chinese_translation_with_the_placeholders_of_its_
         assert len(forms) == 1 and all(forms), "no Chinese translation (Chinese has one plural form)"
         assert fields(forms[0]) == fields(msg[1])
         assert fields(msg[0]) <= fields(msg[1]), "the singular names nothing its plural does not"
+    names = {name for i in ((msg,) if isinstance(msg, str) else msg) for name, _spec in fields(i)}
+    assert "lang" not in names, "a {lang} placeholder would clash with t()'s own argument"
 
 
 @pytest.mark.parametrize("msg", ALL, ids=ident)
