@@ -361,7 +361,7 @@ def not_held_text(lang: str, cards: Counts, missing: Counts) -> str:
             lacks.append(t(lang, "no {rank}", rank=RANKS[r]))
     return t(
         lang,
-        "You do not hold {cards}: you have {what}.",
+        "you do not hold {cards}: you have {what}.",
         cards=format_cards(cards),
         what=t(lang, ", ").join(lacks),
     )

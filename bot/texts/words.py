@@ -229,7 +229,8 @@ def terms_in(text: str) -> set[str]:
 
 def entry_text(lang: str, e: Entry, seats: dict[int, SeatInfo], me: int | None = None) -> str:
     """One public thing that happened, short: ``Bob 777``, ``Cai passes (过)``, ``🔥 Dan 烧 Eve: RR55555``.
-    Told to ``me``, what he did reads "you …" (its own text: the verb agrees)."""
+    Told to ``me``, what he did or met reads "you …", a text of its own (the English verb agrees, the Chinese
+    你 takes no space)."""
 
     def name(s: int | None) -> str:
         if s is not None and s == me:
@@ -244,16 +245,32 @@ def entry_text(lang: str, e: Entry, seats: dict[int, SeatInfo], me: int | None =
     # Lazy: only the words of this kind are built (a place is worded only for a player who went out).
     words = {
         "play": lambda: f"{who} {cards}",
-        "burn": lambda: t(lang, "🔥 {a} 烧 {b}: {cards}", a=who, b=name(e.other), cards=cards),
+        "burn": lambda: (
+            t(lang, "🔥 you 烧 {b}: {cards}", b=name(e.other), cards=cards)
+            if mine
+            else t(lang, "🔥 {a} 烧 you: {cards}", a=who, cards=cards)
+            if theirs
+            else t(lang, "🔥 {a} 烧 {b}: {cards}", a=who, b=name(e.other), cards=cards)
+        ),
         "pass": lambda: t(lang, "you pass (过)") if mine else t(lang, "{a} passes (过)", a=who),
         "auto_pass": lambda: (
             t(lang, "you cannot beat (要不起)") if mine else t(lang, "{a} cannot beat (要不起)", a=who)
         ),
-        "yield": lambda: t(lang, "{a} 让牌", a=who),
+        "yield": lambda: t(lang, "you 让牌") if mine else t(lang, "{a} 让牌", a=who),
         "trick_won": lambda: t(lang, "you take the trick") if mine else t(lang, "{a} takes the trick", a=who),
-        "opened": lambda: t(lang, "{a} 开点", a=who),
-        "out": lambda: t(lang, "🏁 {a} {place}", a=who, place=place_name(lang, n)),
-        "men": lambda: t(lang, "🔒 {a} 闷 (by {b})", a=who, b=name(e.other)),
+        "opened": lambda: t(lang, "you 开点") if mine else t(lang, "{a} 开点", a=who),
+        "out": lambda: (
+            t(lang, "🏁 you go out {place}", place=place_name(lang, n))
+            if mine
+            else t(lang, "🏁 {a} goes out {place}", a=who, place=place_name(lang, n))
+        ),
+        "men": lambda: (
+            t(lang, "🔒 you 闷 (by {b})", b=name(e.other))
+            if mine
+            else t(lang, "🔒 {a} 闷 (by you)", a=who)
+            if theirs
+            else t(lang, "🔒 {a} 闷 (by {b})", a=who, b=name(e.other))
+        ),
         "burn_won": lambda: burn_won_text(lang, who, name(e.other), n, mine=mine, theirs=theirs),
         "jie_shao": lambda: (
             t(lang, "🧯 {a} 解烧: your burn is broken", a=who)
@@ -272,10 +289,10 @@ def entry_text(lang: str, e: Entry, seats: dict[int, SeatInfo], me: int | None =
         "dealt": lambda: t(lang, "round {n} dealt", n=e.n),
         "tuoguan": lambda: t(lang, "{a}: 托管 (the computer plays)", a=who),
         "back": lambda: t(lang, "you play again") if mine else t(lang, "{a} plays again", a=who),
-        "revolt": lambda: t(lang, "✊ {a} 革命", a=who),
-        "declare": lambda: t(lang, "{a} 宣点", a=who),
-        "yaotou": lambda: t(lang, "{a} 要头", a=who),
-        "wutou": lambda: t(lang, "{a} 无头", a=who),
+        "revolt": lambda: t(lang, "✊ you 革命") if mine else t(lang, "✊ {a} 革命", a=who),
+        "declare": lambda: t(lang, "you 宣点") if mine else t(lang, "{a} 宣点", a=who),
+        "yaotou": lambda: t(lang, "you 要头") if mine else t(lang, "{a} 要头", a=who),
+        "wutou": lambda: t(lang, "you 无头") if mine else t(lang, "{a} 无头", a=who),
     }.get(k)
     text = words() if words is not None else f"{who} {k}"
     if e.actor == "timeout" and k in ("play", "burn", "pass", "yield"):
@@ -351,7 +368,7 @@ def phase_text(lang: str, view: PublicView) -> str:
 def turn_line(lang: str, table: Table, view: PublicView, seats: dict[int, SeatInfo], now: datetime) -> str:
     """Whose turn it is, for what, and until when (the table's ``due``, read with the table)."""
     who = seats.get(view.current) if view.current is not None else None
-    line = t(lang, "Turn: {name}", name=who.name if who else "?") + f" ({phase_text(lang, view)})"
+    line = t(lang, "Turn: {name} ({phase})", name=who.name if who else "?", phase=phase_text(lang, view))
     if table.due is not None:
         line += " · " + when_text(lang, table.due, now, table.group.time_zone)
     return line

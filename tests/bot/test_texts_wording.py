@@ -140,7 +140,13 @@ def test_what_the_reader_did_himself_has_its_own_verb() -> None:
         "🔥 your burn succeeds: P2 owes 1 card of 烧贡"
     )
     assert story("en", Entry(1, "jie_shao", seat=0, other=1), me=1) == "🧯 P1 解烧: your burn is broken"
+    assert story("en", Entry(1, "out", seat=0, n=0), me=0) == "🏁 you go out 1st (头科)"
+    assert story("en", Entry(1, "out", seat=0, n=0)) == "🏁 P1 goes out 1st (头科)"
+    # Chinese: 你 as the subject takes no space before a Chinese word.
     assert story("zh", Entry(1, "trick_won", seat=0), me=0) == "你拿下这一轮"
+    assert story("zh", Entry(1, "opened", seat=0), me=0) == "你开点"
+    assert story("zh", Entry(1, "men", seat=0, other=1), me=0) == "🔒 你被 P2 闷了"
+    assert story("zh", Entry(1, "men", seat=0, other=1), me=1) == "🔒 P1 被你闷了"
 
 
 # ----------------------------------------------------------------------------- 过 and 要不起 in English
@@ -225,6 +231,9 @@ def test_the_chinese_summary_standings_and_table_use_full_width_punctuation() ->
     assert "头科：P1（甲队）+4" in summary and "  P6 → P1：2 张落贡" in summary
     assert "  P1（甲队）+4" in final_text("zh", table).splitlines()
     assert "   1. P1（甲队）头科" in table_text("zh", table, NOW).splitlines()
+    rnd = position(["5 9", "6 8", "7", "8", "9", "T"])
+    rnd.apply(Action(PLAY, parse_cards("5")))
+    assert "轮到：P2（出牌）" in table_text("zh", table_of(rnd), NOW).splitlines()
     for text in (summary_text("zh", table), final_text("zh", table), table_text("zh", table, NOW)):
         assert ": " not in text and " (" not in text
 
@@ -249,10 +258,10 @@ def test_chinese_has_no_space_before_a_full_width_bracket_or_after_a_full_stop()
 @pytest.mark.parametrize(
     ("typed", "english", "chinese"),
     [
-        ("RRRRRRRRR", "You do not hold RRRRRRRRR: you have only RR.", "你没有 RRRRRRRRR：你只有 RR。"),
-        ("555R", "You do not hold 555R: you have only 5.", "你没有 555R：你只有 5。"),
-        ("52RR", "You do not hold 52RR: you have no 2.", "你没有 52RR：你没有 2。"),
-        ("5552RR", "You do not hold 5552RR: you have only 5, no 2.", "你没有 5552RR：你只有 5，没有 2。"),
+        ("RRRRRRRRR", "you do not hold RRRRRRRRR: you have only RR.", "你没有 RRRRRRRRR，你只有 RR。"),
+        ("555R", "you do not hold 555R: you have only 5.", "你没有 555R，你只有 5。"),
+        ("52RR", "you do not hold 52RR: you have no 2.", "你没有 52RR，你没有 2。"),
+        ("5552RR", "you do not hold 5552RR: you have only 5, no 2.", "你没有 5552RR，你只有 5，没有 2。"),
     ],
 )
 def test_a_play_of_cards_he_does_not_hold_says_what_he_holds_of_them(
