@@ -51,7 +51,7 @@ def help_text(lang: str) -> str:
 
 
 def rules_text(lang: str, rules: Rules) -> str:
-    lines = [t(lang, "House rules of this table ({preset}):", preset=preset_text(lang, rules))]
+    lines = [t(lang, "House rules of this table — {preset}:", preset=preset_text(lang, rules))]
     for key in Rules.key_names():
         if key == "tribute_order":
             continue
@@ -90,7 +90,9 @@ def stats_text(
         lines.append(t(lang, "{name} has not finished a round here yet.", name=name))
     else:
         n = stats.rounds_played
-        places = " · ".join(f"{place_name(lang, i)} {k}" for i, k in enumerate(stats.places) if k)
+        places = " · ".join(
+            t(lang, "{place} {n}×", place=place_name(lang, i), n=k) for i, k in enumerate(stats.places) if k
+        )
         lines.append(
             t(
                 lang,

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import pytest
 from unit_support import GROUP, SIX, Stage, smallest_single
 
-from bot.texts.answers import stats_text
+from bot.texts.answers import rules_text, stats_text
 from bot.texts.group import announcements, final_text, summary_text, table_text
 from bot.texts.player import (
     card_memory_line,
@@ -92,7 +92,7 @@ def test_stats_count_one_round_and_one_point_in_the_singular() -> None:
     text = stats_text("en", "Ann", one, [Standing(101, "Ann", one)], 1)
     assert text.splitlines() == [
         "Ann: 1 round, +1 point (+1.0 a round); team won 1 (100%).",
-        "1st (头科) 1",
+        "1st (头科) 1×",
         "",
         "Leaderboard (1 round in this group):",
         "1. Ann +1 in 1 round, 头科 1×",
@@ -198,6 +198,11 @@ def test_card_memory_writes_the_jokers_as_the_hand_does_in_english() -> None:
 def test_every_preset_is_a_name_with_a_capital() -> None:
     names = [preset_text("en", Rules.preset(p)) for p in ("qingdao", "classic", "zhangqiu")]
     assert names == ["Qingdao (青岛)", "Classic (经典)", "Zhangqiu (章丘)"]
+    assert (
+        rules_text("en", Rules.preset("qingdao")).splitlines()[0]
+        == "House rules of this table — Qingdao (青岛):"
+    )
+    assert rules_text("zh", Rules.preset("qingdao")).splitlines()[0] == "本桌规则（青岛）："
 
 
 # ----------------------------------------------------------------------------- Chinese
