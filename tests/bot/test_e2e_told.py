@@ -308,7 +308,8 @@ async def test_card_memory_and_the_time_zone_follow_the_groups_settings(
     )
     msg = turn_message(emu, table.humans[0].id)
     assert msg is not None
-    assert "记牌" in (msg.text or "") and "大王" in (msg.text or "")
+    # An English player: the jokers as his hand writes them (B, R), not 小王 and 大王.
+    assert "记牌 still out: A " in (msg.text or "") and " · R " in (msg.text or "")
     assert "GMT (in" in (msg.text or "") or "BST (in" in (msg.text or ""), msg.text
 
 
