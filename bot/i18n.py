@@ -47,5 +47,8 @@ def t(lang: str, msgid: str, **kwargs: object) -> str:
 
 
 def tn(lang: str, singular: str, plural: str, n: int, **kwargs: object) -> str:
+    """A text that shows a count: the form for ``n`` (English: one, other; Chinese has one form), with ``n``
+    as ``{n}``. A count shown otherwise (signed points) passes its own placeholder and chooses the form by
+    its size: ``tn(lang, "{points:+d} point", "{points:+d} points", abs(p), points=p)``."""
     text = translations(lang).ngettext(singular, plural, n)
     return text.format(n=n, **kwargs)
