@@ -27,8 +27,8 @@ SETTINGS = "s"  # group settings: ARG is p:<preset>, k:<key>, t:<seconds>, l:<la
 HINT = "h"
 CARDS = "c"  # his cards when he asks: any version shows the hand as it is now, so VERSION is 0 and ARG empty
 
-# stop asks first; stopok is its confirmation, keep takes it back.
-LOBBY_ARGS = ("join", "leave", "bots", "begin", "next", "stop", "stopok", "keep")
+# stop asks first; stopok is its confirmation, keep takes it back; table posts the table again at the bottom.
+LOBBY_ARGS = ("join", "leave", "bots", "begin", "next", "stop", "stopok", "keep", "table")
 
 # Actions without cards, by their one-word button argument.
 _WORDS: dict[str, ActionKind] = {

@@ -53,6 +53,12 @@ def lobby_keyboard(lang: str, table: Table) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(rows)
 
 
+def back_to_table_keyboard(lang: str, table: Table) -> InlineKeyboardMarkup:
+    """Under a group message that pushed the table up, where the bot may not pin it: one tap brings it back."""
+    data = codec.lobby_data(table.id, 0, "table")
+    return InlineKeyboardMarkup([[InlineKeyboardButton(t(lang, "⬇ The table"), callback_data=data)]])
+
+
 def summary_keyboard(lang: str, table: Table) -> InlineKeyboardMarkup:
     """Under a round's summary: deal the next round, or stop (which asks first); drawn for this version only."""
     return InlineKeyboardMarkup(

@@ -262,6 +262,20 @@ class Outbox:
         elif chat_id not in self.blocked:
             self._put(_Job("markup", chat_id, message_id))
 
+    def pin(self, chat_id: int, message_id: int) -> asyncio.Future[int | None]:
+        """Pin the message silently; the future gives its id once pinned, None where Telegram refused (the bot
+        may not pin in this chat)."""
+        fut: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        if chat_id in self.blocked:
+            fut.set_result(None)
+        else:
+            self._put(_Job("pin", chat_id, message_id, future=fut))
+        return fut
+
+    def unpin(self, chat_id: int, message_id: int) -> None:
+        if chat_id not in self.blocked:
+            self._put(_Job("unpin", chat_id, message_id))
+
     def busy(self) -> bool:
         return any(self._queues.values()) or any(not w.done() for w in self._workers.values())
 
@@ -311,7 +325,7 @@ class Outbox:
                 continue
             result = None
             if job.chat_id not in self.blocked:
-                if job.kind != "delete":  # deleting is not one of the messages Telegram counts
+                if job.kind not in ("delete", "unpin"):  # not among the messages Telegram counts
                     await self._pace(job.chat_id)
                 result = await self._deliver(job, q)
             if job.future is not None and not job.future.done():
@@ -389,7 +403,7 @@ class Outbox:
         return None
 
     def _forget(self, job: _Job) -> None:
-        if job.message_id is not None:
+        if job.message_id is not None and job.kind not in ("pin", "unpin"):
             self._shown.pop((job.chat_id, job.message_id), None)
 
     def _drop_queued(self, q: deque[_Job]) -> None:
@@ -402,7 +416,7 @@ class Outbox:
 
     def _remember(self, job: _Job, message_id: int | None = None) -> None:
         mid = message_id if message_id is not None else job.message_id
-        if mid is None:
+        if mid is None or job.kind in ("pin", "unpin"):  # a pin changes nothing the message shows
             return
         if job.kind == "delete":
             self._shown.pop((job.chat_id, mid), None)
@@ -440,6 +454,12 @@ class Outbox:
         if job.kind == "markup":
             await self.bot.do_api_request("editMessageReplyMarkup", target)
             return None
+        if job.kind == "pin":
+            await self.bot.do_api_request("pinChatMessage", {**target, "disable_notification": True})
+            return job.message_id
+        if job.kind == "unpin":
+            await self.bot.do_api_request("unpinChatMessage", target)
+            return None
         raise ValueError(job.kind)
 
 
@@ -448,5 +468,10 @@ _METHODS = {
     "edit": "editMessageText",
     "delete": "deleteMessage",
     "markup": "editMessageReplyMarkup",
+    "pin": "pinChatMessage",
+    "unpin": "unpinChatMessage",
 }
-_TYPED_METHOD_EXISTS = r"Please use 'Bot\.(sendMessage|editMessageText|deleteMessage|editMessageReplyMarkup)'"
+_TYPED_METHOD_EXISTS = (
+    r"Please use 'Bot\.(sendMessage|editMessageText|deleteMessage|editMessageReplyMarkup|pinChatMessage"
+    r"|unpinChatMessage)'"
+)

@@ -35,11 +35,13 @@ from table import (
     CameBack,
     Closed,
     Entry,
+    Group,
     Notice,
     Nudged,
     Outcome,
     Reminder,
     Seat,
+    SeatFreed,
     Table,
     TableService,
     TimedOut,
@@ -49,11 +51,12 @@ from table.model import MOVES
 from table.outcome import LOBBY_VIEW
 
 from . import codec
-from .i18n import t
-from .keyboards import cards_keyboard, hand_keyboard, lobby_keyboard, summary_keyboard
+from .i18n import normalise, t
+from .keyboards import back_to_table_keyboard, cards_keyboard, hand_keyboard, lobby_keyboard, summary_keyboard
 from .outbox import Outbox
 from .texts.group import announcements, final_text, join_messages, lobby_text, summary_text, table_text
 from .texts.player import (
+    action_label,
     closed_text,
     deal_text,
     hand_lines,
@@ -115,6 +118,21 @@ class Presenter:
         for notice in outcome.notices:
             self._tell(table, notice)
 
+    def settings_panel(self, group: Group, text: str, markup: InlineKeyboardMarkup) -> None:
+        """A new /settings panel at the bottom of the group: the live one from now on; the one before it loses
+        its buttons, so that no two panels contradict each other."""
+        sent = self.outbox.send(group.id, text, markup, silent=True)
+
+        async def posted() -> None:
+            message_id = await sent
+            if message_id is None:
+                return
+            older = await self.service.settings.panel_posted(group.id, message_id)
+            if older is not None:
+                self.outbox.drop_keyboard(group.id, older)
+
+        self._beside(posted())
+
     async def show_lobby(self, table: Table, *, repost: bool = False) -> None:
         lang = table.group.language
         await self.group_message(table, lobby_text(lang, table), lobby_keyboard(lang, table), repost=repost)
@@ -139,11 +157,23 @@ class Presenter:
             message_id = await sent
             if message_id is not None:
                 await self.service.deliveries.table_message_posted(table.id, message_id)
+                if table.match is not None:
+                    self._beside(self._pin(table, message_id))
             return message_id
 
         task = asyncio.create_task(posted())
         self._reposts[table.id] = task
         task.add_done_callback(functools.partial(self._forget_repost, table.id))
+
+    async def _pin(self, table: Table, message_id: int) -> None:
+        """The live table pinned in the group, silently, where the bot may pin: a member who opens the group
+        finds it at the top however much was posted since. Whether it may is learnt from Telegram's answer."""
+        group = table.group
+        if group.pinning is False:
+            return
+        pinned = await self.outbox.pin(group.id, message_id) is not None
+        if pinned != group.pinning:
+            await self.service.deliveries.pinning(group.id, pinned)
 
     def _forget_repost(self, table_id: int, task: asyncio.Task[int | None]) -> None:
         if self._reposts.get(table_id) is task:
@@ -167,10 +197,11 @@ class Presenter:
         new_round = bool(outcome.dealt)
         if new_round and table.summary_message_id is not None:
             self.outbox.drop_keyboard(table.group_id, table.summary_message_id)
+        repost = outcome.repost or (new_round and table.round_no > 1)
         shown = table_text(lang, table, now)
-        await self.group_message(
-            table, shown, None, repost=outcome.repost or (new_round and table.round_no > 1)
-        )
+        await self.group_message(table, shown, None, repost=repost)
+        if new_round and not repost and table.message_id is not None:
+            self._beside(self._pin(table, table.message_id))  # the lobby became the table
         # The big moments of this stretch go out as one message: a group may get only 20 a minute.
         seats = seat_infos(table, lang)
         news = announcements(lang, outcome.told, outcome.events, seats)
@@ -183,6 +214,8 @@ class Presenter:
         text = await self._glossed(table, join_messages(news) if news else "", shown)
         if text:
             markup = summary_keyboard(lang, table) if over else None
+            if markup is None and table.group.pinning is False:
+                markup = back_to_table_keyboard(lang, table)
             sent = self.outbox.send(table.group_id, text, markup, silent=True)
             if over:
                 self._beside(self._summary_posted(table, sent))
@@ -204,10 +237,12 @@ class Presenter:
                     self.outbox.edit(seat.user_id, message, *self._turn(table, seat, plang, now))
                     to_prompt = None
                     continue
+                own = _own_move(outcome, seat.n)
+                done = action_label(plang, outcome.moves[0].action) if own is None else None
                 self.outbox.edit(
                     seat.user_id,
                     message,
-                    past_text(plang, table, seat.n, _own_move(outcome, seat.n)),
+                    past_text(plang, table, seat.n, own, done),
                     cards_keyboard(plang, table),
                 )
             if new_round:
@@ -221,6 +256,13 @@ class Presenter:
             if over:
                 self.outbox.send(seat.user_id, round_end_text(plang, table, seat.n), silent=True)
         if to_prompt is not None:
+            # Nothing moved (another seat went to 托管 or came back): his turn is the one he was asked, so the
+            # message that asks it is redrawn in place (its buttons carry the new version), without a ring.
+            same_turn = not (outcome.moves or outcome.dealt or outcome.rearmed) and not any(
+                isinstance(n, CameBack) and n.seat == to_prompt.n for n in outcome.notices
+            )
+            if same_turn and self._redraw_turn(table, to_prompt, now):
+                return
             await self.send_turn(table, to_prompt, now=now, fresh=outcome.rearmed or not outcome.moves)
 
     async def _summary_posted(self, table: Table, sent: asyncio.Future[int | None]) -> None:
@@ -243,6 +285,23 @@ class Presenter:
         await self._new_hand_message(
             table, seat, text, markup, past=past_text(lang, table, seat.n, None), turn=True
         )
+
+    def _redraw_turn(self, table: Table, seat: Seat, now: datetime) -> bool:
+        """His turn message redrawn for this version, if the outbox knows it still asks; whether it was."""
+        assert seat.user_id is not None
+        message_id = seat.hand_message_id
+        shown = self.outbox.shows(seat.user_id, message_id) if message_id is not None else None
+        if message_id is None or shown is None or not _acts(shown[1]):
+            return False
+        self.outbox.edit(
+            seat.user_id, message_id, *self._turn(table, seat, reader_language(table, seat.n), now)
+        )
+        self._beside(self._note_redrawn(table, seat.n, message_id))
+        return True
+
+    async def _note_redrawn(self, table: Table, seat: int, message_id: int) -> None:
+        # Still his turn message, now for this version: a restart does not send it again.
+        await self.service.deliveries.hand_message_sent(table.id, seat, message_id, table.version, turn=True)
 
     def _turn(self, table: Table, seat: Seat, lang: str, now: datetime) -> tuple[str, InlineKeyboardMarkup]:
         return turn_text(lang, table, seat.n, now), hand_keyboard(lang, table, seat.n)
@@ -294,18 +353,16 @@ class Presenter:
         lang = table.group.language
         if table.message_id is not None:
             self.outbox.drop_keyboard(table.group_id, table.message_id)
+            if table.group.pinning and table.match is not None:
+                self.outbox.unpin(table.group_id, table.message_id)
         if table.summary_message_id is not None:
             self.outbox.drop_keyboard(table.group_id, table.summary_message_id)
         self.outbox.send(table.group_id, final_text(lang, table), silent=True)
         if table.match is None:
             return
         for seat in table.humans:
-            assert seat.user_id is not None
-            if seat.hand_message_id is not None:
-                self.outbox.drop_keyboard(seat.user_id, seat.hand_message_id)
-            self.outbox.send(
-                seat.user_id, closed_text(reader_language(table, seat.n), table, seat.n), silent=True
-            )
+            # A question still open (his turn, 宣点 …) is answered by the table's end, in the message that asked.
+            self._instead_of_turn(table, seat, closed_text(reader_language(table, seat.n), table, seat.n))
 
     # ------------------------------------------------------------------ notices
 
@@ -324,9 +381,11 @@ class Presenter:
                 if seat.hand_message_id is not None:
                     self.outbox.edit(seat.user_id, seat.hand_message_id, told)
                 return
+            # His missed turn message says what happened instead of a deadline that has passed.
             if seat.hand_message_id is not None:
-                self.outbox.drop_keyboard(seat.user_id, seat.hand_message_id)
-            self.outbox.send(seat.user_id, told, silent=True)
+                self.outbox.edit(seat.user_id, seat.hand_message_id, told, cards_keyboard(plang, table))
+            else:
+                self.outbox.send(seat.user_id, told, cards_keyboard(plang, table), silent=True)
         elif isinstance(notice, Reminder):
             if seat is not None and seat.user_id is not None:
                 when = when_text(plang, table.due, self.clock(), table.group.time_zone) if table.due else None
@@ -341,7 +400,22 @@ class Presenter:
                 )
         elif isinstance(notice, WentAutoplay):
             name = names[notice.seat].name if notice.seat in names else "?"
-            if notice.blocked:
+            if notice.left and seat is not None and seat.user_id is not None:
+                self.outbox.send(
+                    table.group_id,
+                    t(
+                        lang,
+                        "{name} left the match: the computer plays the seat (托管) for the rest of this round; from the next round the seat is a computer's, unless {name} sends me /back before the next deal.",
+                        name=name,
+                    ),
+                    silent=True,
+                )
+                text = f"[{table.title}] " + t(
+                    plang,
+                    "You left the match: the computer plays your seat for the rest of this round, and from the next round the seat is a computer's. Send /back before the next deal to keep it.",
+                )
+                self._instead_of_turn(table, seat, text)
+            elif notice.blocked:
                 self.outbox.send(
                     table.group_id,
                     t(
@@ -351,17 +425,52 @@ class Presenter:
                         bot=self.bot_username or "",
                     ),
                 )
+        elif isinstance(notice, SeatFreed):
+            self.outbox.send(
+                table.group_id,
+                t(
+                    lang,
+                    "{name} did not come back: a computer plays seat {n} from this round.",
+                    name=notice.name,
+                    n=notice.seat + 1,
+                ),
+                silent=True,
+            )
+            self.outbox.send(
+                notice.user_id,
+                f"[{table.title}] "
+                + t(
+                    normalise(notice.language),
+                    "Round {n} is dealt without you: a computer plays your seat now. Join the next table with /join.",
+                    n=table.round_no,
+                ),
+                silent=True,
+            )
         elif isinstance(notice, CameBack):
-            # Back from 托管: his hand now (his turn, when it is his, came as a turn message).
+            # Back from 托管: one message, his hand now (his turn, when it is his, is his turn message).
             if seat is not None and seat.user_id is not None and table.match is not None:
                 if table.to_act is None or table.to_act.n != seat.n:
                     lines = [
-                        f"[{table.title}] " + t(plang, "You play your own cards again."),
+                        f"[{table.title}] " + t(plang, "Welcome back: you play your own cards again."),
                         *hand_lines(plang, table, seat.n),
                     ]
-                    self.outbox.send(seat.user_id, "\n".join(lines), silent=True)
+                    self.outbox.send(
+                        seat.user_id, "\n".join(lines), cards_keyboard(plang, table), silent=True
+                    )
         elif isinstance(notice, Closed):
             pass  # the final standings are the closed table's own message
+
+    def _instead_of_turn(self, table: Table, seat: Seat, text: str) -> None:
+        """Tell him ``text`` in his turn message if it still asks something of him (its moment has passed),
+        else in a new silent message."""
+        assert seat.user_id is not None
+        plang = reader_language(table, seat.n)
+        markup = cards_keyboard(plang, table) if table.status != CLOSED else None
+        shown = self.outbox.shows(seat.user_id, seat.hand_message_id) if seat.hand_message_id else None
+        if seat.hand_message_id is not None and (shown is None or _acts(shown[1])):
+            self.outbox.edit(seat.user_id, seat.hand_message_id, text, markup)
+        else:
+            self.outbox.send(seat.user_id, text, markup, silent=True)
 
 
 def _acts(keyboard: str) -> bool:

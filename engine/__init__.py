@@ -9,6 +9,7 @@ from .refusals import IllegalAction
 from .round import Round
 from .rules import Rules
 from .seats import opposite
+from .stage import Question
 from .tribute import Debt
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "EventKind",
     "IllegalAction",
     "Match",
+    "Question",
     "RANKS",
     "Round",
     "Rules",

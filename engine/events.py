@@ -39,6 +39,7 @@ EventKind = Literal[
     "tribute_men",
     "tribute_luo",
     "returned",
+    "answered",
     "revolt",
     "no_revolt",
     "laid_down",

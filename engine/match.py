@@ -3,9 +3,15 @@
 ``to_json()``/``from_json()``, and rebuildable from its seed and action log (:meth:`Match.replay`).
 
 A round goes: deal (R1.3–R1.5, 自然点 R5.2) → 买三/买四 (R8.2, automatic) → tribute of the previous round's
-debts (R10, automatic, shown to the table) → 还贡 (R10.6, chosen) → 革命 (R9.1, each eligible seat decides;
-two or more redeal, R9.2) → 要头/无头 (R9.4) → 宣点 (R5.6) → the :class:`Round` from the first lead. After the
-round the match waits in phase ``over`` until :meth:`next_round` (the table may stop there, R11.2).
+debts (R10, automatic, shown to the table) → the stage: every question that can be judged is asked at once
+and answered in any order (还贡 R10.6, 革命 R9.1, 宣点 R5.6; engine/stage.py) → the reveal (two or more 革命
+redeal, R9.2; one lays his hand down, R9.3) → 要头/无头 (R9.4) → the :class:`Round` from the first lead. After
+the round the match waits in phase ``over`` until :meth:`next_round` (the table may stop there, R11.2).
+
+Before the first lead several seats may be asked at once: :attr:`Match.asked` lists them, and
+``legal_actions``, ``illegal_reason``, ``is_legal`` and ``apply`` take the answering ``seat`` (default: the
+``current_player``, the first asked, so a caller that asks one seat at a time still works). During the play
+only the seat to act may act. :meth:`Match.question` says what a seat is asked.
 
 Decisions before the first lead are :class:`Action` values with kinds of their own, in the same notation:
 ``return CARDS``, ``revolt``, ``no_revolt``, ``yaotou``, ``wutou``, ``declare``, ``no_declare``.
@@ -14,21 +20,23 @@ Decisions before the first lead are :class:`Action` values with kinds of their o
 Events of the match, besides the round's: dealt (seat = leader, n = round), redeal (n = deal number), natural
 (自然点), bought_three / bought_four (seat bought from ``other``, cards = what he paid, None if free),
 kang_gong (cards shown, n = 3 for the team, 1 for himself), tribute_quan/dian/shao/men/luo (seat paid
-``other`` the cards, n = how many), returned (还贡: seat gave ``other`` the cards), revolt / no_revolt,
-laid_down (the revolutionary's hand), yaotou / wutou, declared / no_declare, scored (n = round).
+``other`` the cards, n = how many), returned (还贡: seat gave ``other`` the cards), answered (the seat has given
+every sealed answer he is asked; no content); at the reveal, in seat order from the leader, revolt (no_revolt
+too when there is no 宣点), the counting declared / no_declare, then laid_down (the revolutionary's hand) or
+the redeal; yaotou / wutou; scored (n = round).
 
-Beside it: what each reader sees (engine/views.py), the public record of the plays (engine/tally.py), the
-notation (engine/notation.py), the deal (engine/deal.py), the tribute (engine/tribute.py) and the JSON form
-(engine/snapshot.py).
+Beside it: the questions before the first lead (engine/stage.py), what each reader sees (engine/views.py), the
+public record of the plays (engine/tally.py), the notation (engine/notation.py), the deal (engine/deal.py),
+the tribute (engine/tribute.py) and the JSON form (engine/snapshot.py).
 """
 
 from __future__ import annotations
 
 import pickle
-from itertools import combinations_with_replacement
+from collections.abc import Iterable
 from typing import Any
 
-from . import snapshot, views
+from . import snapshot, stage, views
 from .actions import (
     BURN,
     DECLARE,
@@ -42,29 +50,25 @@ from .actions import (
     YAOTOU,
     YIELD,
     Action,
-    ActionKind,
     Head,
 )
-from .cards import BIG, FOUR, NRANKS, SMALL, TWO, Counts, format_cards
+from .cards import FOUR, NRANKS, Counts
 from .deal import buy_all, deal
 from .events import Event
 from .notation import parse_action, parse_typed
-from .phases import P_DECLARE, P_HEAD, P_OVER, P_PLAY, P_RETURN, P_REVOLT, Phase
-from .refusals import IllegalAction, Refusal, missing
+from .phases import P_DECLARE, P_HEAD, P_OVER, P_PLAY, P_RETURN, P_REVOLT, S_STAGE, Phase, Step
+from .refusals import IllegalAction, Refusal
 from .round import Round
 from .rules import Rules
 from .seats import opposite
+from .stage import Question
 from .tally import Tally
 from .tribute import Debt, Returned, pay
 from .views import Declined, PublicView, RoundResult, SeatView
 
 ROUND_KINDS = (PLAY, BURN, PASS, YIELD)
-# The decisions open in each phase before the first lead.
-_CHOICES: dict[Phase, tuple[ActionKind, ActionKind]] = {
-    P_REVOLT: (REVOLT, NO_REVOLT),
-    P_HEAD: (YAOTOU, WUTOU),
-    P_DECLARE: (DECLARE, NO_DECLARE),
-}
+# A log entry of Match.replay: an action in notation (or ``next``), alone or with the seat that gave it.
+LogEntry = str | tuple[int | None, str]
 
 
 def _empty() -> list[int]:
@@ -81,18 +85,19 @@ class Match:
         self.deal_no = 0
         self.leader: int | None = None
         self.debts: list[Debt] = []  # owed from the previous round, paid before this one's first lead
-        self.phase: Phase = P_OVER
+        self.step: Step = P_OVER
         self.hands: list[list[int]] = [_empty() for _ in range(6)]
         self.dealt: list[list[int]] = [_empty() for _ in range(6)]
         self.natural_cards: list[list[int]] = [_empty() for _ in range(6)]
         self.natural = [False] * 6
-        self.pending: list[int] = []  # seats still to decide in this phase, the first is to act
-        self.returns: list[Returned] = []
-        self.revolters: list[int] = []
+        self.returns: list[Returned] = []  # 还贡 still to give (R10.6)
+        # The sealed answers of the stage (engine/stage.py), None while not given; revealed when all are in.
+        self.revolt_answers: list[bool | None] = [None] * 6
+        self.declare_answers: list[bool | None] = [None] * 6
         self.revolted: int | None = None
         self.laid_down: list[int] = _empty()
         self.head: Head | None = None
-        self.declared = [False] * 6
+        self.declared = [False] * 6  # the 宣点 revealed and counting (R5.6)
         self.round: Round | None = None
         self.tally = Tally()  # the public record of this round's plays
         self.shown: list[dict[str, Any]] = []  # public events of this round before the first lead
@@ -108,16 +113,46 @@ class Match:
 
     @property
     def current_player(self) -> int | None:
-        if self.phase == P_PLAY:
+        """The seat to act in the play; before the first lead, the first seat asked (see :attr:`asked`)."""
+        if self.step == P_PLAY:
             assert self.round is not None
             return self.round.current_player
-        if self.phase == P_OVER:
+        if self.step == P_OVER:
             return None
-        return self.pending[0]
+        first = stage.asked(self)
+        return first[0] if first else None
+
+    @property
+    def asked(self) -> tuple[int, ...]:
+        """The seats with an open question now, in seat order from the leader: before the first lead every
+        seat concerned, each answering in any order; during the play only the seat to act; none when over."""
+        if self.step == P_PLAY:
+            assert self.round is not None
+            cur = self.round.current_player
+            return () if cur is None else (cur,)
+        if self.step == P_OVER:
+            return ()
+        return stage.asked(self)
+
+    def question(self, seat: int) -> Question | None:
+        """What ``seat`` is asked before the first lead (还贡 with how many cards and to whom, 革命, 要头/无头,
+        宣点); None when nothing, and always during the play."""
+        return stage.question(self, seat)
+
+    @property
+    def phase(self) -> Phase:
+        """``play`` or ``over``; before the first lead the kind of question of :attr:`current_player` (each
+        asked seat's own: :meth:`question`)."""
+        step = self.step
+        if step != S_STAGE:
+            return step
+        cur = self.current_player
+        q = None if cur is None else stage.question(self, cur)
+        return P_DECLARE if q is None else q.kind
 
     @property
     def round_over(self) -> bool:
-        return self.phase == P_OVER
+        return self.step == P_OVER
 
     parse_action = staticmethod(parse_action)
 
@@ -135,7 +170,7 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        return self.phase == P_OVER
+        return self.step == P_OVER
 
     @property
     def places(self) -> list[int | None]:
@@ -143,7 +178,7 @@ class Match:
         return [None] * 6 if self.round is None else self.round.places
 
     def scores(self) -> list[int] | None:
-        return self.last_result["scores"] if self.phase == P_OVER and self.last_result else None
+        return self.last_result["scores"] if self.step == P_OVER and self.last_result else None
 
     @property
     def team_totals(self) -> tuple[int, int]:
@@ -155,121 +190,70 @@ class Match:
             return tuple(self.round.hands[seat])
         return tuple(self.hands[seat])
 
-    def legal_actions(self) -> list[Action]:
-        """The seat to act's choices. While playing, exactly :meth:`Round.legal_actions` (plain leads when
-        leading; every answer when answering); a composed lead is judged by :meth:`is_legal`."""
-        s = self.current_player
-        if s is None:
-            return []
-        if self.phase == P_PLAY:
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The choices of ``seat`` (default: the current player); none for a seat not asked. While playing,
+        exactly :meth:`Round.legal_actions` (plain leads when leading; every answer when answering); a
+        composed lead is judged by :meth:`is_legal`."""
+        if self.step == P_PLAY:
             assert self.round is not None
+            if seat is not None and seat != self.round.current_player:
+                return []
             return self.round.legal_actions()
-        if self.phase == P_RETURN:
-            return [Action(RETURN, c) for c in _multisets(self.hands[s], self.returns[0].n)]
-        if self.phase == P_REVOLT:
-            return [Action(NO_REVOLT), Action(REVOLT)]
-        if self.phase == P_HEAD:
-            return [Action(YAOTOU), Action(WUTOU)]
-        return [Action(NO_DECLARE), Action(DECLARE)]
+        if self.step == P_OVER:
+            return []
+        return stage.legal(self, seat)
 
-    def is_legal(self, action: Action) -> bool:
-        return self.illegal_reason(action) is None
+    def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        return self.illegal_reason(action, seat) is None
 
-    def illegal_reason(self, action: Action) -> Refusal | None:
-        s = self.current_player
-        if s is None:
-            return (
-                Refusal("over", "nobody is to act: the round is over")
-                if self.phase == P_OVER
-                else Refusal("nobody", "nobody is to act")
-            )
-        if self.phase == P_PLAY:
+    def illegal_reason(self, action: Action, seat: int | None = None) -> Refusal | None:
+        """Why ``seat`` (default: the current player) may not take ``action`` now; None when he may."""
+        if self.step == P_PLAY:
+            rnd = self.round
+            assert rnd is not None
+            cur = rnd.current_player
+            if seat is not None and seat != cur:
+                return Refusal("not_your_turn", f"it is seat {cur}'s turn, not seat {seat}'s", current=cur)
             if action.kind not in ROUND_KINDS:
                 return Refusal("not_an_action", f"{action.kind} is not a move of the play")
-            assert self.round is not None
-            return self.round.illegal_reason(action)
-        if self.phase == P_RETURN:
-            if action.kind != RETURN or action.cards is None or len(action.cards) != NRANKS:
-                return Refusal(
-                    "give_back", f"give back {self.returns[0].n} cards (还贡)", n=self.returns[0].n
-                )
-            if sum(action.cards) != self.returns[0].n:
-                return Refusal(
-                    "give_back", f"give back exactly {self.returns[0].n} cards (还贡)", n=self.returns[0].n
-                )
-            if any(h < c for h, c in zip(self.hands[s], action.cards, strict=True)):
-                return Refusal(
-                    "not_held",
-                    f"you do not hold {format_cards(action.cards)}",
-                    cards=action.cards,
-                    missing=missing(self.hands[s], action.cards),
-                )
-            return None
-        allowed = _CHOICES[self.phase]
-        if action.kind not in allowed or action.cards is not None:
-            return Refusal("choose", "choose " + " or ".join(allowed), options=allowed)
-        return None
+            return rnd.illegal_reason(action)
+        if self.step == P_OVER:
+            return Refusal("over", "nobody is to act: the round is over")
+        return stage.refusal(self, action, seat)
 
     # ----------------------------------------------------------------- applying
 
-    def apply(self, action: Action) -> list[Event]:
-        """Apply the action of the seat to act; raise IllegalAction (changing nothing) when it is not legal."""
-        reason = self.illegal_reason(action)
+    def apply(self, action: Action, seat: int | None = None) -> list[Event]:
+        """Apply the action of ``seat`` (default: the current player); raise IllegalAction (changing nothing)
+        when it is not legal. Before the first lead any asked seat may answer his own question."""
+        reason = self.illegal_reason(action, seat)
         if reason is not None:
             raise IllegalAction(reason)
-        s = self.current_player
-        assert s is not None
-        if self.phase == P_PLAY:
-            assert self.round is not None
-            lead = self.round.top is None
+        if self.step == P_PLAY:
+            rnd = self.round
+            assert rnd is not None
+            s = rnd.current_player
+            assert s is not None
+            lead = rnd.top is None
             if action.kind == PASS:
-                self.tally.note_pass(self.round, s)
-            events = self.round.apply(action)
+                self.tally.note_pass(rnd, s)
+            events = rnd.apply(action)
             if action.cards is not None:
                 self.tally.note(s, action.cards, lead)
             for e in events:
                 if e.kind == "discarded_fours" and e.seat is not None and e.n:
                     self.tally.played[e.seat][FOUR] += e.n  # R5.4: thrown away, shown to the table
-            if self.round.over:
+            if rnd.over:
                 events += self._finish_round()
             return events
-        events = []
-        if self.phase == P_RETURN:
-            assert action.cards is not None
-            ret = self.returns.pop(0)
-            for r, n in enumerate(action.cards):
-                if n:
-                    self.hands[s][r] -= n
-                    self.hands[ret.payer][r] += n
-                    self.natural_cards[s][r] = min(self.natural_cards[s][r], self.hands[s][r])
-            events.append(self._show(Event("returned", s, action.cards, other=ret.payer, n=ret.n)))
-            self.pending.pop(0)
-            if not self.pending:
-                events += self._start_revolt()
-        elif self.phase == P_REVOLT:
-            revolt = action.kind == REVOLT
-            if revolt:
-                self.revolters.append(s)
-            events.append(self._show(Event(REVOLT if revolt else NO_REVOLT, s)))
-            self.pending.pop(0)
-            if not self.pending:
-                events += self._after_revolt()
-        elif self.phase == P_HEAD:
-            self.head = YAOTOU if action.kind == YAOTOU else WUTOU
-            events.append(self._show(Event(self.head, s)))
-            self.pending.pop(0)
-            events += self._start_declare()
-        else:
-            self.declared[s] = action.kind == DECLARE
-            events.append(self._show(Event("declared" if action.kind == DECLARE else NO_DECLARE, s)))
-            self.pending.pop(0)
-            if not self.pending:
-                events += self._start_play()
-        return events
+        if seat is None:
+            seat = self.current_player
+            assert seat is not None
+        return stage.answer(self, seat, action)
 
     def next_round(self) -> list[Event]:
         """Deal the next round: the previous 大落 leads (R1.4); its debts are paid first (R10)."""
-        if self.phase != P_OVER or self.round is None:
+        if self.step != P_OVER or self.round is None:
             raise IllegalAction("the round is not over")
         rnd = self.round
         debts = rnd.debts()
@@ -286,28 +270,60 @@ class Match:
         m.round = rnd
         m.leader = rnd.current_player
         m.natural = list(rnd.natural)
-        m.phase = P_OVER if rnd.over else P_PLAY
+        m.step = P_OVER if rnd.over else P_PLAY
         return m
 
     @classmethod
-    def replay(cls, rules: Rules, seed: int, log: list[str]) -> Match:
-        """Rebuild a match from its seed and action log (``next`` marks :meth:`next_round`)."""
+    def from_stage(
+        cls,
+        rules: Rules,
+        hands: list[Counts],
+        leader: int,
+        natural: Iterable[int] = (),
+        returns: Iterable[Returned] = (),
+        seed: int = 0,
+        round_no: int = 1,
+    ) -> tuple[Match, list[Event]]:
+        """A match at a set position before the first lead (transcripts, tests): ``hands`` as they are after
+        买三 and tribute, ``natural`` the 自然点 seats (R5.2), ``returns`` the 还贡 owed (R10.6). The stage
+        opens at once; the events are those it caused (none, unless nobody is asked anything). A redeal
+        (R9.2) deals from ``seed`` and pays no tribute: the position knows no debts."""
+        m = cls(rules, seed, _deal=False)
+        m.round_no, m.leader = round_no, leader
+        m.hands = [list(h) for h in hands]
+        m.dealt = [list(h) for h in hands]
+        m.natural_cards = [list(h) for h in hands]
+        nat = set(natural)
+        m.natural = [s in nat for s in range(6)]
+        m.returns = list(returns)
+        m.step = S_STAGE
+        return m, stage.settle(m)
+
+    @classmethod
+    def replay(cls, rules: Rules, seed: int, log: Iterable[LogEntry]) -> Match:
+        """Rebuild a match from its seed and action log. An entry is an action in notation, or ``next`` for
+        :meth:`next_round`, either alone (the current player's, as logs of one seat at a time were written)
+        or as a pair ``(seat, text)``: the seat that gave it (None: the current player). Before the first
+        lead answers come in any order, so a log of them needs the seats: the table logs each action with
+        its seat."""
         m = cls(rules, seed)
-        for text in log:
+        for entry in log:
+            seat, text = (None, entry) if isinstance(entry, str) else entry
             if text == "next":
                 m.next_round()
             else:
-                m.apply(parse_action(text))
+                m.apply(parse_action(text), seat)
         return m
 
-    # ----------------------------------------------------------------- phases
+    # ----------------------------------------------------------------- the deal and the play
 
     def _show(self, e: Event) -> Event:
         self.shown.append(e.to_dict())
         return e
 
     def _reset_deal(self) -> None:
-        self.pending, self.returns, self.revolters = [], [], []
+        self.returns = []
+        self.revolt_answers, self.declare_answers = [None] * 6, [None] * 6
         self.revolted, self.head = None, None
         self.laid_down = _empty()
         self.declared = [False] * 6
@@ -330,49 +346,8 @@ class Match:
         if debts:
             paid, self.returns = pay(self.rules, debts, self.hands, self.natural_cards, self.dealt)
             events += [self._show(e) for e in paid]
-        if self.returns:
-            self.phase = P_RETURN
-            self.pending = [r.receiver for r in self.returns]
-            return events
-        return events + self._start_revolt()
-
-    def _start_revolt(self) -> list[Event]:
-        """R9.1: after tribute and 买三, each seat without jokers and 2s may declare, in turn from the leader."""
-        assert self.leader is not None
-        order = [(self.leader + i) % 6 for i in range(6)]
-        self.pending = [
-            s for s in order if not (self.hands[s][TWO] or self.hands[s][SMALL] or self.hands[s][BIG])
-        ]
-        if self.pending:
-            self.phase = P_REVOLT
-            return []
-        return self._after_revolt()
-
-    def _after_revolt(self) -> list[Event]:
-        if len(self.revolters) >= 2:
-            # R9.2: the deal is void; deal again, the same debts to pay and the same leader.
-            self.deal_no += 1
-            return self._start_deal(self.debts)
-        if self.revolters:
-            r = self.revolters[0]
-            self.revolted = r
-            self.laid_down = self.hands[r]  # R9.3: he lays his hand down and drops out
-            self.hands[r] = _empty()
-            self.natural_cards[r] = _empty()
-            self.phase = P_HEAD
-            self.pending = [opposite(r)]
-            return [self._show(Event("laid_down", r, tuple(self.laid_down)))]
-        return self._start_declare()
-
-    def _start_declare(self) -> list[Event]:
-        """R5.6: each seat may declare against his 对头 (not the revolutionary and his 对头: see decisions)."""
-        if self.rules.xuan_dian_active:
-            assert self.leader is not None
-            skip = set() if self.revolted is None else {self.revolted, opposite(self.revolted)}
-            self.pending = [(self.leader + i) % 6 for i in range(6) if (self.leader + i) % 6 not in skip]
-            self.phase = P_DECLARE
-            return []
-        return self._start_play()
+        self.step = S_STAGE
+        return events + stage.settle(self)
 
     def _start_play(self) -> list[Event]:
         assert self.leader is not None
@@ -394,8 +369,8 @@ class Match:
         rnd.free = rnd.free_due()  # as Round.from_position does (zhangqiu counts the revolutionary, R1.5)
         self.round = rnd
         self.hands = [_empty() for _ in range(6)]  # the Round holds the hands from now on
-        self.pending = []
-        self.phase = P_PLAY
+        self.revolt_answers, self.declare_answers = [None] * 6, [None] * 6  # revealed: no longer sealed
+        self.step = P_PLAY
         return []
 
     def _finish_round(self) -> list[Event]:
@@ -412,7 +387,7 @@ class Match:
             "circled": rnd.circled(),
             "revolted": self.revolted,
         }
-        self.phase = P_OVER
+        self.step = P_OVER
         return [Event("scored", n=self.round_no)]
 
     # ----------------------------------------------------------------- views (engine/views.py)
@@ -431,7 +406,7 @@ class Match:
 
     def only_pass(self) -> bool:
         """R4.3: the seat to act may only pass (the table passes for him: 要不起)."""
-        return self.phase == P_PLAY and self.round is not None and self.round.only_pass()
+        return self.step == P_PLAY and self.round is not None and self.round.only_pass()
 
     def copy(self) -> Match:
         """An independent copy (a use case changes its copy, never the state it read)."""
@@ -460,19 +435,6 @@ class Match:
         return f"<Match round={self.round_no} phase={self.phase} current={self.current_player}>"
 
 
-def _multisets(hand: list[int], n: int) -> list[Counts]:
-    """Every distinct multiset of ``n`` cards from ``hand`` (还贡 gives at most 2, so this stays small)."""
-    ranks = [r for r in range(NRANKS) if hand[r]]
-    out: list[Counts] = []
-    for combo in combinations_with_replacement(ranks, n):
-        c = [0] * NRANKS
-        for r in combo:
-            c[r] += 1
-        if all(c[r] <= hand[r] for r in ranks):
-            out.append(tuple(c))
-    return out
-
-
 # What may be imported from here (callers outside engine/ import some of these); a name that lives in another
 # module says which.
 __all__ = [
@@ -484,8 +446,10 @@ __all__ = [
     "WUTOU",
     "YAOTOU",
     "Declined",  # engine.views
+    "LogEntry",
     "Match",
     "PublicView",
+    "Question",  # engine.stage
     "RoundResult",
     "SeatView",
     "Tally",  # engine.tally
@@ -497,4 +461,5 @@ __all__ = [
     "P_PLAY",
     "P_RETURN",
     "P_REVOLT",
+    "S_STAGE",
 ]

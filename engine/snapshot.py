@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .cards import NRANKS, format_cards, parse_cards
+from . import stage
+from .cards import BIG, NRANKS, SMALL, TWO, format_cards, parse_cards
 from .notation import parse_debt
+from .phases import P_OVER, P_PLAY, S_STAGE
 from .plays import Top
 from .rules import Rules
 from .tally import Tally
@@ -85,14 +87,15 @@ def match_to_json(m: Match) -> dict[str, Any]:
         "deal_no": m.deal_no,
         "leader": m.leader,
         "debts": [str(d) for d in m.debts],
-        "phase": m.phase,
+        "phase": m.phase,  # derived (Match.phase): for a reader of the JSON
+        "step": m.step,
         "hands": [format_cards(h) for h in m.hands],
         "dealt": [format_cards(h) for h in m.dealt],
         "natural_cards": [format_cards(h) for h in m.natural_cards],
         "natural": list(m.natural),
-        "pending": list(m.pending),
         "returns": [[r.receiver, r.payer, r.n] for r in m.returns],
-        "revolters": list(m.revolters),
+        "revolt_answers": list(m.revolt_answers),
+        "declare_answers": list(m.declare_answers),
         "revolted": m.revolted,
         "laid_down": format_cards(m.laid_down),
         "head": m.head,
@@ -114,18 +117,21 @@ def match_from_json(cls: type[M], round_cls: type[Round], d: dict[str, Any]) -> 
     m = cls(Rules.from_dict(d["rules"]), d["seed"], _deal=False)
     m.round_no, m.deal_no, m.leader = d["round_no"], d["deal_no"], d["leader"]
     m.debts = [parse_debt(x) for x in d["debts"]]
-    m.phase = d["phase"]
     m.hands = [cards(h) for h in d["hands"]]
     m.dealt = [cards(h) for h in d["dealt"]]
     m.natural_cards = [cards(h) for h in d["natural_cards"]]
     m.natural = list(d["natural"])
-    m.pending = list(d["pending"])
     m.returns = [Returned(a, b, n) for a, b, n in d["returns"]]
-    m.revolters = list(d["revolters"])
     m.revolted = d["revolted"]
     m.laid_down = cards(d["laid_down"])
     m.head = d["head"]
     m.declared = list(d["declared"])
+    if "step" in d:
+        m.step = d["step"]
+        m.revolt_answers = list(d["revolt_answers"])
+        m.declare_answers = list(d["declare_answers"])
+    else:
+        _asked_in_turn(m, d["phase"], d["pending"], d["revolters"])
     m.round = None if d["round"] is None else round_from_json(round_cls, d["round"])
     m.tally = Tally.from_json(d.get("tally"))  # states saved before it: an empty record
     m.shown = [dict(e) for e in d["shown"]]
@@ -134,3 +140,32 @@ def match_from_json(cls: type[M], round_cls: type[Round], d: dict[str, Any]) -> 
     last = d.get("last_result", (d.get("results") or [None])[-1])
     m.last_result = None if last is None else dict(last)
     return m
+
+
+def _asked_in_turn(m: Match, phase: str, pending: list[int], revolters: list[int]) -> None:
+    """A state saved by the engine that asked the questions before the first lead seat by seat (in turn from
+    the leader: 还贡, 革命, 要头/无头, 宣点), read as the stage of engine/stage.py: the answers given kept,
+    the questions still open asked. Its answers were shown as they came; they are revealed again at the end."""
+    if phase in (P_PLAY, P_OVER):
+        m.step = P_PLAY if phase == P_PLAY else P_OVER
+        return
+    m.step = S_STAGE
+    eligible = [not (h[TWO] or h[SMALL] or h[BIG]) for h in m.hands]
+    if phase == "revolt":
+        for s in range(6):
+            if eligible[s] and s not in pending:
+                m.revolt_answers[s] = s in revolters
+    elif phase in ("head", "declare"):
+        # 革命 was answered by every eligible seat; after a revolution (laid down already) the pair is not
+        # asked 宣点; in "declare" the seats no longer pending have declared or not.
+        for s in range(6):
+            if eligible[s] or s == m.revolted:
+                m.revolt_answers[s] = s == m.revolted
+        void = set() if m.revolted is None else {m.revolted, (m.revolted + 3) % 6}
+        for s in range(6):
+            if s in void:
+                m.declare_answers[s] = False
+            elif phase == "declare" and s not in pending:
+                m.declare_answers[s] = m.declared[s]
+        m.declared = [False] * 6  # revealed (again) with the others at the end of the stage
+    stage.settle(m)  # after a revolution without 宣点 nothing is open: on to 要头/无头 (no event to show)

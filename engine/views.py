@@ -9,10 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from . import stage
+from .actions import ActionKind
 from .cards import EMPTY, FOUR, NRANKS, THREE, Counts, format_cards, parse_cards
-from .phases import P_OVER, P_RETURN, Phase
+from .phases import P_DECLARE, P_OVER, P_RETURN, S_STAGE, Phase
 from .plays import Top
 from .rules import Rules
+from .stage import Question
 from .tribute import Debt
 
 if TYPE_CHECKING:
@@ -41,7 +44,7 @@ class SeatView:
     Computer players decide on this alone."""
 
     seat: int
-    phase: Phase
+    phase: Phase  # before the first lead: the kind of his own question when he is asked one
     rules: Rules
     hand: Counts
     leader: int
@@ -59,6 +62,10 @@ class SeatView:
     pile: Counts  # every card played so far this round (all were shown)
     return_n: int  # 还贡 cards to give now
     totals: tuple[int, ...]
+    # What he is asked now before the first lead (还贡 with how many cards and to whom, 革命, 要头/无头, 宣点),
+    # None when nothing (``phase`` is then the table's, see public_phase); his own answers not yet revealed.
+    asked: Question | None = None
+    sealed: tuple[ActionKind, ...] = ()
     # What a player who counts could know, every fact of it shown at the table: each seat's cards (the table
     # announces them only at 10 or fewer, 报户, but every deal, transfer and play was shown), the cards each
     # seat played this round, the base ranks he led with nothing attached and those he played with 2s or
@@ -107,8 +114,13 @@ class PublicView:
     declared: tuple[bool, ...]
     totals: tuple[int, ...]
     team_totals: tuple[int, int]
-    returning: tuple[int, int, int] | None  # 还贡 being chosen: (receiver, payer, cards)
+    returning: tuple[int, int, int] | None  # the current player's 还贡: (receiver, payer, cards)
     result: RoundResult | None  # once the round is over
+    # Before the first lead: every open question as the table may see it, in seat order from the leader (a
+    # sealed 革命 or 宣点 is shown as ``declare``, or ``revolt`` without 宣点: engine/stage.py), and the seats
+    # that gave every sealed answer they were asked and wait for the others. Empty during the play (``current``).
+    asked: tuple[Question, ...] = ()
+    answered: tuple[int, ...] = ()
     yielder: int | None = None  # who yielded (让牌, R4.4) on the play on the table
     yield_back: bool = False  # both after him passed: the decision is back with the yielder
     pile: Counts = EMPTY  # every card played this round (all were shown): what card memory (记牌) counts
@@ -142,7 +154,6 @@ def seat_view(m: Match, seat: int) -> SeatView:
         gousi_left: tuple[int, ...] = (0,) * 6
         declared = tuple(m.declared)
         pile = EMPTY
-        return_n = m.returns[0].n if m.phase == P_RETURN and m.pending[0] == seat else 0
     else:
         top = _shown_top(rnd.top)
         passed = tuple(rnd.bound)
@@ -155,10 +166,10 @@ def seat_view(m: Match, seat: int) -> SeatView:
         gousi_left = tuple(rnd.gousi_left)
         declared = tuple(rnd.declared)
         pile = tuple(rnd.pile)
-        return_n = 0
+    asked = stage.question(m, seat) if rnd is None else None
     return SeatView(
         seat=seat,
-        phase=m.phase,
+        phase=public_phase(m) if asked is None else asked.kind,
         rules=m.rules,
         hand=tuple(hands[seat]),
         leader=m.leader or 0,
@@ -174,8 +185,10 @@ def seat_view(m: Match, seat: int) -> SeatView:
         gousi_left=gousi_left,
         declared=declared,
         pile=pile,
-        return_n=return_n,
+        return_n=asked.n if asked is not None and asked.kind == P_RETURN else 0,
         totals=tuple(m.totals),
+        asked=asked,
+        sealed=stage.sealed(m, seat),
         sizes=tuple(sum(h) for h in hands),
         played=tuple(tuple(p) for p in tally.played),
         plain=tuple(tally.plain),
@@ -246,11 +259,13 @@ def public_view(m: Match) -> PublicView:
             circled=r["circled"],
             debts=tuple(rnd.debts()),
         )
-    ret = m.returns[0] if m.phase == P_RETURN and m.returns else None
+    cur = m.current_player
+    q = stage.question(m, cur) if cur is not None and rnd is None else None
+    ret = q if q is not None and q.kind == P_RETURN else None
     return PublicView(
         round_no=m.round_no,
-        phase=m.phase,
-        current=m.current_player,
+        phase=public_phase(m),
+        current=cur,
         leader=m.leader,
         free=rnd.free if rnd is not None else False,
         top=None if rnd is None else _shown_top(rnd.top),
@@ -266,23 +281,44 @@ def public_view(m: Match) -> PublicView:
         declared=tuple(rnd.declared) if rnd is not None else tuple(m.declared),
         totals=tuple(m.totals),
         team_totals=m.team_totals,
-        returning=None if ret is None else (ret.receiver, ret.payer, ret.n),
+        returning=None if ret is None or ret.to is None else (ret.seat, ret.to, ret.n),
         result=result,
         yielder=rnd.yielder if rnd is not None else None,
         yield_back=rnd.yielder_back if rnd is not None else False,
         pile=tuple(rnd.pile) if rnd is not None else EMPTY,
         laid_down=tuple(m.laid_down),
         deck=cards_in_play(m),
+        asked=stage.public(m) if rnd is None else (),
+        answered=stage.answered(m),
     )
+
+
+def public_phase(m: Match) -> Phase:
+    """The match's phase as the table may see it: before the first lead, the kind of question of the current
+    player as :func:`engine.stage.shown` shows it (his real one could tell a sealed answer)."""
+    step = m.step
+    if step != S_STAGE:
+        return step
+    cur = m.current_player
+    q = None if cur is None else stage.question(m, cur)
+    return P_DECLARE if q is None else stage.shown(m, q).kind
+
+
+def _question_json(q: Question) -> dict[str, Any]:
+    d: dict[str, Any] = {"seat": q.seat, "kind": q.kind}
+    if q.kind == P_RETURN:
+        d["n"], d["to"] = q.n, q.to
+    return d
 
 
 def match_observation(m: Match, seat: int) -> dict[str, Any]:
     """:meth:`Match.observation`."""
+    q = stage.question(m, seat)
     obs: dict[str, Any] = {
         "seat": seat,
         "round": m.round_no,
         "deal": m.deal_no,
-        "phase": m.phase,
+        "phase": public_phase(m) if q is None else q.kind,
         "leader": m.leader,
         "current": m.current_player,
         "hand": format_cards(m.hand(seat)),
@@ -292,7 +328,10 @@ def match_observation(m: Match, seat: int) -> dict[str, Any]:
         "laid_down": format_cards(m.laid_down) if m.revolted is not None else None,
         "head": m.head,
         "declared": list(m.declared),
-        "return_n": m.returns[0].n if m.phase == P_RETURN and m.pending[0] == seat else 0,
+        "return_n": q.n if q is not None and q.kind == P_RETURN else 0,
+        "asked": None if q is None else _question_json(q),
+        "waiting": [_question_json(p) for p in stage.public(m)],
+        "sealed": list(stage.sealed(m, seat)),
         "totals": list(m.totals),
         "team_totals": list(m.team_totals),
         "last_result": None if m.last_result is None else dict(m.last_result),

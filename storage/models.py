@@ -117,6 +117,8 @@ class Group(Base):
     )
     card_memory: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))  # 记牌
     computer_level: Mapped[int] = mapped_column(SmallInteger, default=2, server_default="2")
+    settings_message_id: Mapped[int | None] = mapped_column(BigInteger)  # the one live /settings panel
+    pinning: Mapped[bool | None] = mapped_column(Boolean)  # may the bot pin the table here (None: not tried)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, server_default=NOW)
 
 
@@ -126,6 +128,9 @@ class User(_PlacesHistogram, Base):
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)  # Telegram user id
     name: Mapped[str] = mapped_column(String(255))
     language: Mapped[str | None] = mapped_column(String(16))
+    time_zone: Mapped[str | None] = mapped_column(
+        String(64)
+    )  # his own, for his deadlines (None: the group's)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, server_default=NOW)
 
 
@@ -201,6 +206,9 @@ class Seat(Base):
     hand_message_id: Mapped[int | None] = mapped_column(BigInteger)  # the private hand message
     # The table version his turn message was delivered for: a restart does not send it twice.
     prompted_version: Mapped[int | None] = mapped_column(Integer)
+    # He left the match (/leave): the computer plays his seat this round, and the seat is a computer's from
+    # the next deal unless he comes back (/back) before it.
+    leaving: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
 
 
 class RoundRecord(Base):

@@ -25,6 +25,8 @@ class GroupRecord:
     time_zone: str = "Asia/Shanghai"
     card_memory: bool = False  # 记牌 in the hand messages
     computer_level: int = 2
+    settings_message_id: int | None = None  # the one live /settings panel
+    pinning: bool | None = None  # may the bot pin the table in this group (None: not tried yet)
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class UserRecord:
     name: str
     language: str | None
     stats: Stats
+    time_zone: str | None = None
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,7 @@ class PlayerRecord:
     id: int
     name: str
     language: str | None
+    time_zone: str | None = None  # his own (None: the group's)
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,7 @@ class SeatRecord:
     consecutive_timeouts: int
     hand_message_id: int | None
     prompted_version: int | None = None
+    leaving: bool = False  # he left the match: a computer's seat from the next deal
 
 
 @dataclass(frozen=True)
@@ -153,6 +158,8 @@ class GroupSettings(TypedDict, total=False):
     time_zone: str
     card_memory: bool
     computer_level: int
+    settings_message_id: int | None  # not a setting: which message is the live /settings panel
+    pinning: bool  # not a setting: whether Telegram let the bot pin the table
 
 
 class TableChanges(TypedDict, total=False):
@@ -174,3 +181,5 @@ class SeatChanges(TypedDict, total=False):
     consecutive_timeouts: int
     hand_message_id: int | None
     computer_level: int | None
+    leaving: bool
+    user_id: int | None  # None with computer_level: the seat is a computer's (his player left the match)

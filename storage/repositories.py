@@ -119,6 +119,8 @@ def _group(row: Any) -> GroupRecord:
         time_zone=row.time_zone,
         card_memory=bool(row.card_memory),
         computer_level=row.computer_level,
+        settings_message_id=row.settings_message_id,
+        pinning=None if row.pinning is None else bool(row.pinning),
     )
 
 
@@ -182,7 +184,9 @@ class GroupRepository(_Repository):
 
 
 def _user(row: Any) -> UserRecord:
-    return UserRecord(id=row.id, name=row.name, language=row.language, stats=_stats(row))
+    return UserRecord(
+        id=row.id, name=row.name, language=row.language, stats=_stats(row), time_zone=row.time_zone
+    )
 
 
 _USER = select(users_t).where(users_t.c.id == bindparam("user_id"))
@@ -211,6 +215,9 @@ class UserRepository(_Repository):
                 set_={"name": stmt.excluded.name, "language": stmt.excluded.language},
             )
         )
+
+    async def set_time_zone(self, user_id: int, zone: str | None) -> None:
+        await self.connection.execute(update(users_t).where(users_t.c.id == user_id).values(time_zone=zone))
 
     async def stats_in_group(self, group_id: int, user_id: int) -> Stats | None:
         row = (
@@ -304,6 +311,7 @@ _SCENE = (
         users_t.c.id.label("u_id"),
         users_t.c.name.label("u_name"),
         users_t.c.language.label("u_language"),
+        users_t.c.time_zone.label("u_time_zone"),
     )
     .select_from(
         tables_t.outerjoin(groups_t, groups_t.c.id == tables_t.c.group_id)
@@ -323,7 +331,11 @@ class TableRepository(_Repository):
             return None
         first = rows[0]
         seats = [_seat(_Unprefixed(r, "s_")) for r in rows if r.s_seat is not None]
-        users = {r.u_id: PlayerRecord(r.u_id, r.u_name, r.u_language) for r in rows if r.u_id is not None}
+        users = {
+            r.u_id: PlayerRecord(r.u_id, r.u_name, r.u_language, r.u_time_zone)
+            for r in rows
+            if r.u_id is not None
+        }
         group = _group(_Unprefixed(first, "g_")) if first.g_id is not None else None
         return TableScene(table=_table(first), group=group, seats=seats, users=users)
 
@@ -460,6 +472,7 @@ def _seat(row: Any) -> SeatRecord:
         consecutive_timeouts=row.consecutive_timeouts,
         hand_message_id=row.hand_message_id,
         prompted_version=row.prompted_version,
+        leaving=bool(row.leaving),
     )
 
 

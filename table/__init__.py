@@ -24,7 +24,18 @@ from .errors import (
     TableNotFound,
 )
 from .model import CLOSED, LOBBY, PLAYING, TIME_ZONES, TURN_TIMES, Entry, Group, Marks, Seat, Table
-from .outcome import CameBack, Closed, Move, Notice, Nudged, Outcome, Reminder, TimedOut, WentAutoplay
+from .outcome import (
+    CameBack,
+    Closed,
+    Move,
+    Notice,
+    Nudged,
+    Outcome,
+    Reminder,
+    SeatFreed,
+    TimedOut,
+    WentAutoplay,
+)
 from .play import NEXT_ROUND
 from .service import TableService
 from .settings import SettingChange, SettingKind
@@ -60,6 +71,7 @@ __all__ = [
     "RoundInProgress",
     "SeatTaken",
     "Seat",
+    "SeatFreed",
     "SettingChange",
     "SettingKind",
     "StaleVersion",

@@ -65,6 +65,13 @@ class Deliveries:
             await uow.tables.set_table_message(table_id, message_id)
             await uow.commit()
 
+    async def pinning(self, group_id: int, allowed: bool) -> None:
+        """Whether Telegram let the bot pin the table in this group: where it may not, the group's other
+        messages carry a way back to the table instead."""
+        async with self.ctx.uow() as uow:
+            await uow.groups.update_settings(group_id, pinning=allowed)
+            await uow.commit()
+
     async def note_glossed(self, table: Table, terms: frozenset[str]) -> None:
         """The group was told what these terms mean (English): not again at this table. Kept while the table
         is at this version (no new version: buttons stay good); lost otherwise, at the cost of a repeat."""

@@ -28,10 +28,14 @@ def group_of(record: GroupRecord | None, group_id: int) -> Group:
         time_zone=record.time_zone,
         card_memory=record.card_memory,
         computer_level=record.computer_level,
+        settings_message_id=record.settings_message_id,
+        pinning=record.pinning,
     )
 
 
-def seat_of(record: SeatRecord, name: str = "", language: str | None = None) -> Seat:
+def seat_of(
+    record: SeatRecord, name: str = "", language: str | None = None, time_zone: str | None = None
+) -> Seat:
     return Seat(
         n=record.seat,
         user_id=record.user_id,
@@ -42,6 +46,8 @@ def seat_of(record: SeatRecord, name: str = "", language: str | None = None) -> 
         timeouts=record.consecutive_timeouts,
         hand_message_id=record.hand_message_id,
         prompted=record.prompted_version,
+        leaving=record.leaving,
+        time_zone=time_zone,
     )
 
 
@@ -49,7 +55,14 @@ def table_of(record: TableRecord, scene: TableScene, match: Match | None) -> Tab
     seats = []
     for s in scene.seats:
         user = scene.users.get(s.user_id) if s.user_id is not None else None
-        seats.append(seat_of(s, user.name if user else "", user.language if user else None))
+        seats.append(
+            seat_of(
+                s,
+                user.name if user else "",
+                user.language if user else None,
+                user.time_zone if user else None,
+            )
+        )
     return Table(
         id=record.id,
         group=group_of(scene.group, record.group_id),

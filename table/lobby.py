@@ -78,7 +78,8 @@ class Lobby:
         return Outcome(table=await ctx.load(table_id))
 
     async def leave(self, table_id: int, user_id: int) -> Outcome:
-        """In the lobby the seat is freed; in a match the computer plays it (托管) until he comes back."""
+        """In the lobby the seat is freed; in a match the computer plays it (托管) for the rest of the round,
+        and from the next deal it is a computer's seat, unless he comes back (/back) before then."""
         ctx = self.ctx
         async with ctx.turn(table_id):
             table = await ctx.load(table_id)
@@ -91,11 +92,15 @@ class Lobby:
                     await uow.seats.remove(table_id, seat.n)
                     await uow.commit()
                 return Outcome(table=await ctx.load(table_id))
-            if seat.autoplay or not table.playing:
-                raise NothingToDo("already on 托管")
-            away = replace(seat, autoplay=True)
+            if seat.leaving or not table.playing:
+                raise NothingToDo("left already")
+            away = replace(seat, autoplay=True, leaving=True)
             return await advance(
-                ctx, table.with_seat(away), None, seats=[away], notices=[WentAutoplay(seat.n, False)]
+                ctx,
+                table.with_seat(away),
+                None,
+                seats=[away],
+                notices=[WentAutoplay(seat.n, False, left=True)],
             )
 
     async def begin(self, table_id: int, user_id: int | None, version: int | None = None) -> Outcome:
@@ -144,7 +149,7 @@ class Lobby:
                 seat = table.seat_of(user_id)
                 if seat is None or not seat.autoplay or not table.playing:
                     continue
-                me = replace(seat, autoplay=False, timeouts=0)
+                me = replace(seat, autoplay=False, timeouts=0, leaving=False)
                 outcomes.append(
                     await advance(ctx, table.with_seat(me), None, seats=[me], notices=[CameBack(me.n)])
                 )

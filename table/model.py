@@ -6,6 +6,7 @@ the match works on its own copy (``Match.copy``) and the outcome carries the tab
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Final, Literal, cast
@@ -45,7 +46,10 @@ EntryKind = Literal[
     Literal["trick_won", "opened", "out", "men", "burn_won", "burn_failed", "free_for_all"],
     Literal["discarded_fours", "round_over", "dealt", "jie_shao", "fan_shao", "tuoguan", "back"],
 ]
-RECENT_MAX = 48  # public entries kept for "since you last looked" and the trick on the table
+# Public entries kept at most. What is kept reaches back to the oldest last decision of a player who plays
+# himself (his "since your last move" is whole) and to the trick before the one on the table; a player back
+# from 托管 after a long while may need more, and his list then says that older moves were left out.
+RECENT_MAX = 160
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +65,8 @@ class Group:
     time_zone: str = DEFAULT_TIME_ZONE
     card_memory: bool = False  # 记牌: the hand message says how many 2s, jokers and As are still out
     computer_level: int = 2  # the computers' level at its tables, 托管 included (table/policy.py)
+    settings_message_id: int | None = None  # the one live /settings panel (an older one loses its buttons)
+    pinning: bool | None = None  # whether the bot may pin the table here (None: not tried yet)
 
     @property
     def rules(self) -> Rules:
@@ -78,6 +84,8 @@ class Seat:
     timeouts: int = 0  # in a row
     hand_message_id: int | None = None  # his private hand message, edited in place
     prompted: int | None = None  # the table version his last turn message was delivered for
+    leaving: bool = False  # he left the match: 托管 this round, a computer's seat from the next deal
+    time_zone: str | None = None  # his own, for the deadlines in his private chat (None: the group's)
 
     @property
     def human(self) -> bool:
@@ -92,9 +100,10 @@ class Seat:
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One public thing that happened at the table, as the table tells it: a move (play, burn, pass, auto_pass
-    for R4.3's 要不起, yield), a moment (trick_won, opened, out, men, burn_won, jie_shao, fan_shao,
-    burn_failed, free_for_all, discarded_fours, round_over, dealt) or a seat's coming and going (tuoguan,
-    back). ``seq`` orders them; ``actor`` is "timeout" for a move the computer made for a late player."""
+        for R4.3's 要不起, yield), a moment (trick_won, opened, out, men, burn_won, jie_shao, fan_shao,
+        burn_failed, free_for_all, discarded_fours, round_over, dealt) or a seat's coming and going (tuoguan,
+        back). ``seq`` orders them; ``actor`` is "timeout" for a move the computer made for a late player and
+    "computer" for one it made for a player's seat on 托管 (neither is his own decision)."""
 
     seq: int
     kind: EntryKind
@@ -102,7 +111,7 @@ class Entry:
     cards: Counts | None = None
     other: int | None = None
     n: int | None = None
-    actor: Literal["timeout"] | None = None
+    actor: Literal["timeout", "computer"] | None = None
 
     def to_json(self) -> list[Any]:
         cards = None if self.cards is None else format_cards(self.cards)
@@ -117,6 +126,7 @@ class Entry:
 
 
 MOVES: frozenset[EntryKind] = frozenset({"play", "burn", "pass", "auto_pass", "yield"})
+DECISIONS: frozenset[EntryKind] = frozenset({"revolt", "declare", "yaotou", "wutou"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,20 +165,48 @@ class Marks:
         )
 
     def since_last_move(self, seat: int) -> tuple[Entry, ...]:
-        """What happened since this seat's last move (everything kept, if it is older than that)."""
+        """What happened since this seat's last decision of his own: the 要不起 the table passed for him, a
+        move the computer made when his time ran out or while it kept his seat (托管) are not his, so the play
+        they answered stays in his list (everything kept, if his last decision is older than that)."""
         recent = self.recent
-        for i in range(len(recent) - 1, -1, -1):
-            if recent[i].seat == seat and recent[i].kind in MOVES:
-                return recent[i + 1 :]
-        return recent
+        i = last_decision(recent, seat)
+        return recent if i is None else recent[i + 1 :]
 
     def this_trick(self) -> tuple[Entry, ...]:
         """The moves of the trick on the table, from its lead."""
+        start = trick_start(self.recent, len(self.recent))
+        return tuple(e for e in self.recent[start:] if e.kind in MOVES)
+
+    def last_trick(self) -> tuple[Entry, ...]:
+        """The moves of the trick before the one on the table, and who took it: what the group saw end
+        (a play everybody was passed on ends its trick at once, in the same stretch)."""
         recent = self.recent
-        for i in range(len(recent) - 1, -1, -1):
-            if recent[i].kind in ("trick_won", "dealt", "round_over"):
-                return tuple(e for e in recent[i + 1 :] if e.kind in MOVES)
-        return tuple(e for e in recent if e.kind in MOVES)
+        end = trick_start(recent, len(recent)) - 1
+        if end < 0 or recent[end].kind != "trick_won":
+            return ()
+        start = trick_start(recent, end)
+        return (*(e for e in recent[start:end] if e.kind in MOVES), recent[end])
+
+
+def last_decision(recent: Sequence[Entry], seat: int) -> int | None:
+    """Where the seat's last decision of his own stands in the story (None: not in what is kept)."""
+    for i in range(len(recent) - 1, -1, -1):
+        e = recent[i]
+        if (
+            e.seat == seat
+            and e.actor is None
+            and (e.kind in DECISIONS or (e.kind in MOVES and e.kind != "auto_pass"))
+        ):
+            return i
+    return None
+
+
+def trick_start(recent: Sequence[Entry], end: int) -> int:
+    """Where the trick that ``recent[:end]`` ends in began: after the last trick won or deal before it."""
+    for i in range(end - 1, -1, -1):
+        if recent[i].kind in ("trick_won", "dealt", "round_over"):
+            return i + 1
+    return 0
 
 
 @dataclass(frozen=True)

@@ -42,10 +42,21 @@ class Reminder:
 
 @dataclass(frozen=True, slots=True)
 class WentAutoplay:
-    """The player left the round (/leave) or cannot be written to: the computer plays his seat (托管)."""
+    """The player left the match (/leave) or cannot be written to: the computer plays his seat (托管)."""
 
     seat: int
     blocked: bool  # Telegram refused to deliver to him
+    left: bool = False  # he left the match: the seat is a computer's from the next deal, unless he comes back
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFreed:
+    """A player who left the match did not come back before this deal: a computer plays the seat now."""
+
+    seat: int
+    user_id: int
+    name: str
+    language: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +81,7 @@ class Closed:
     by: int | None
 
 
-Notice = TimedOut | Reminder | WentAutoplay | CameBack | Nudged | Closed
+Notice = TimedOut | Reminder | WentAutoplay | SeatFreed | CameBack | Nudged | Closed
 
 # What the group's message shows: the lobby, or the table of a match.
 LOBBY_VIEW, TABLE_VIEW = "lobby", "table"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine import Action
+from engine import Action, Rules
+from storage.records import TableChanges
 
 from . import policy
 from .context import Context, turn_due
@@ -21,7 +22,7 @@ from .errors import (
 )
 from .load import read_table
 from .model import Marks
-from .outcome import CameBack, Nudged, Outcome
+from .outcome import CameBack, Nudged, Outcome, SeatFreed
 from .stretch import advance
 
 NEXT_ROUND = "next"  # the log entry of the next deal (Match.replay reads the same word)
@@ -69,7 +70,11 @@ class Play:
             armed = frozenset(d.kind for d in policy.deadlines(table, match, ctx.clock()))
             # He acts himself: off 托管, his time-outs forgotten; the message he acted from is his now.
             me = replace(
-                seat, autoplay=False, timeouts=0, hand_message_id=from_message or seat.hand_message_id
+                seat,
+                autoplay=False,
+                timeouts=0,
+                leaving=False,
+                hand_message_id=from_message or seat.hand_message_id,
             )
             changed = [me] if me != seat else []
             left = seat.hand_message_id
@@ -123,16 +128,41 @@ class Play:
                 raise NoRoundInPlay(table_id)
             if not match.round_over:
                 raise RoundInProgress(table_id)
-            dealt = match.next_round()
             round_no = table.round_no + 1
-            table = replace(table, round_no=round_no, marks=Marks(glossed=table.marks.glossed))
+            changes: TableChanges = {"round_no": round_no}
+            rules = table.group.rules.to_dict()
+            if rules != table.rules:
+                # /settings changed the house rules during the round: they hold from this deal.
+                match.rules = Rules.from_dict(rules)
+                changes["rules"] = rules
+            # A player who left the match (/leave) and did not come back: his seat is a computer's now.
+            left = [s for s in table.seats if s.leaving and s.user_id is not None]
+            freed = [
+                replace(
+                    s,
+                    user_id=None,
+                    name="",
+                    computer_level=table.group.computer_level,
+                    autoplay=False,
+                    timeouts=0,
+                    hand_message_id=None,
+                    leaving=False,
+                )
+                for s in left
+            ]
+            for seat in freed:
+                table = table.with_seat(seat)
+            dealt = match.next_round()
+            table = replace(table, round_no=round_no, rules=rules, marks=Marks(glossed=table.marks.glossed))
             return await advance(
                 ctx,
                 table,
                 None,
+                seats=freed,
                 dealt=dealt,
                 logged=[NEXT_ROUND],
                 new_round=(round_no, match.seed),
-                changes={"round_no": round_no},
+                changes=changes,
                 all_hands=True,
+                notices=[SeatFreed(s.n, s.user_id or 0, s.name, s.language) for s in left],
             )

@@ -21,6 +21,9 @@ async def rebuild_round(uow: UnitOfWork, table_id: int, round_no: int) -> Match:
         if entry.round_no > round_no:
             break
         if entry.action == NEXT_ROUND:
+            dealt = await uow.rounds.get(table_id, entry.round_no)
+            if dealt is not None:
+                match.rules = Rules.from_dict(dealt.rules)  # house rules changed between rounds (/settings)
             match.next_round()
         else:
             match.apply(parse_action(entry.action))

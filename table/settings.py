@@ -1,6 +1,10 @@
-"""A group's settings for its tables (/settings): who may change them, and what each change writes. An open
-lobby takes new house rules; the turn time, the time zone, card memory and the computers' level hold for the
-open table at once."""
+"""A group's settings (/settings): who may change them, what each change writes, and from when it holds.
+
+Each change says when it applies and applies then: an open lobby takes new house rules at once, a table in
+play from its next round (the round in play keeps the rules it was dealt with); the turn time from the next
+turn; the time zone, card memory, the language and the computers' level (its seated computers included) at
+once. With no open table, everything holds for the next table. One /settings panel per group is live.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +24,8 @@ from .model import LOBBY, TIME_ZONES, TURN_TIMES, Group
 from .outcome import Outcome
 
 SettingKind = Literal["preset", "rule", "turn_seconds", "language", "time_zone", "card_memory", "level"]
+# From when a change holds: at once, from the next turn, from the next round, for the next table.
+Applies = Literal["now", "next_turn", "next_round", "next_table"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +50,9 @@ class Settings:
 
     async def change(
         self, group_id: int, user_id: int | None, change: SettingChange, *, is_admin: bool = False
-    ) -> tuple[Group, Outcome | None]:
-        """The group's settings changed, and its open lobby with them; the group and the open table after."""
+    ) -> tuple[Group, Outcome | None, Applies]:
+        """The group's settings changed, and its open table with them as far as it takes them now; the group,
+        the open table after, and from when the change holds."""
         ctx = self.ctx
         if not await self.may_change(group_id, user_id, is_admin=is_admin):
             raise NotAllowed(group_id)
@@ -54,18 +61,38 @@ class Settings:
             group = group_of(await uow.groups.get(group_id), group_id)
             changes = _setting(group, change, ctx.languages)
             await uow.groups.update_settings(group_id, **changes)
-            lobby = await uow.tables.open_in_group(group_id)
-            if lobby is not None and lobby.status == LOBBY and "house_rules" in changes:
-                await uow.tables.save(lobby.id, lobby.version, rules=changes["house_rules"])
-            if lobby is not None and lobby.status == LOBBY and "computer_level" in changes:
-                for seat in await uow.seats.of_table(lobby.id):
+            table = await uow.tables.open_in_group(group_id)
+            if table is not None and table.status == LOBBY and "house_rules" in changes:
+                await uow.tables.save(table.id, table.version, rules=changes["house_rules"])
+            if table is not None and "computer_level" in changes:
+                # The seated computers play at the new level from their next move, in a lobby or in play.
+                for seat in await uow.seats.of_table(table.id):
                     if seat.computer_level is not None:
-                        await uow.seats.update(lobby.id, seat.seat, computer_level=changes["computer_level"])
+                        await uow.seats.update(table.id, seat.seat, computer_level=changes["computer_level"])
             await uow.commit()
             group = group_of(await uow.groups.get(group_id), group_id)
-        if lobby is None:
-            return group, None
-        return group, Outcome(table=await ctx.load(lobby.id, with_due=True))
+        applies = _applies(change.what, None if table is None else table.status)
+        if table is None:
+            return group, None, applies
+        return group, Outcome(table=await ctx.load(table.id, with_due=True)), applies
+
+    async def panel_posted(self, group_id: int, message_id: int) -> int | None:
+        """A new /settings panel was posted: the live one from now on; the one it replaces (its buttons go)."""
+        async with self.ctx.uow() as uow:
+            group = group_of(await uow.groups.get(group_id), group_id)
+            await uow.groups.update_settings(group_id, settings_message_id=message_id)
+            await uow.commit()
+        return group.settings_message_id if group.settings_message_id != message_id else None
+
+
+def _applies(what: SettingKind, status: str | None) -> Applies:
+    if status is None:
+        return "next_table"
+    if what in ("preset", "rule"):
+        return "now" if status == LOBBY else "next_round"
+    if what == "turn_seconds" and status != LOBBY:
+        return "next_turn"  # the turn under way keeps the deadline its player was told
+    return "now"
 
 
 def _setting(group: Group, change: SettingChange, languages: Sequence[str]) -> GroupSettings:

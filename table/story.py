@@ -10,7 +10,7 @@ from typing import Literal
 from engine import Event
 from engine.actions import PASS
 
-from .model import RECENT_MAX, Entry, EntryKind, Marks, Table
+from .model import RECENT_MAX, Entry, EntryKind, Marks, Table, last_decision, trick_start
 from .outcome import CameBack, Move, Notice, TimedOut, WentAutoplay
 
 # The engine's words for what the story tells, as its entries' kinds: the moves, the decisions before the
@@ -61,7 +61,11 @@ def marks_after(
         kind = "auto_pass" if automatic_pass else _MOVES.get(action.kind)
         if kind is not None:
             other = next((e.other for e in m.events if e.kind == "burned"), None)
-            actor: Literal["timeout"] | None = "timeout" if m.actor == "timeout" else None
+            actor: Literal["timeout", "computer"] | None = None
+            if m.actor == "timeout":
+                actor = "timeout"
+            elif m.actor == "computer" and seat is not None and seat.human and not automatic_pass:
+                actor = "computer"  # his seat on 托管: not his own decision
             recent.append(Entry(seq + i, kind, m.seat, action.cards, other, None, actor))
         elif action.kind in _DECISIONS:
             recent.append(Entry(seq + i, _DECISIONS[action.kind], m.seat))
@@ -82,8 +86,22 @@ def marks_after(
                 start + 1 if start < len(recent) else len(recent), Entry(seq + 1, "tuoguan", notice.seat)
             )
     told = tuple(recent[start:])
-    recent = recent[-RECENT_MAX:]
+    recent = recent[_kept_from(table, recent) :]
     new = Marks(
         auto_passed=frozenset(passed), recent=tuple(recent), nudged=marks.nudged, glossed=marks.glossed
     )
     return (marks if new == marks else new), told
+
+
+def _kept_from(table: Table, recent: list[Entry]) -> int:
+    """Where the story kept starts: at the oldest last decision of a player who plays himself (so that his
+    "since your last move" is whole) or at the trick before the one on the table, whichever is older, but no
+    more than RECENT_MAX entries back. The rest is in the table's log; keeping only what a reader still
+    needs keeps the state written with every move small (benches.long_match)."""
+    start = trick_start(recent, len(recent))
+    keep = trick_start(recent, start - 1) if start > 0 else 0
+    for seat in table.seats:
+        if seat.plays_himself:
+            i = last_decision(recent, seat.n)
+            keep = min(keep, 0 if i is None else i)
+    return max(keep, len(recent) - RECENT_MAX)

@@ -110,6 +110,9 @@ async def advance(
                 autoplay=seat.autoplay,
                 consecutive_timeouts=seat.timeouts,
                 hand_message_id=seat.hand_message_id,
+                leaving=seat.leaving,
+                user_id=seat.user_id,
+                computer_level=seat.computer_level,
             )
         if match.round_over and any(e.kind == "scored" for m in moves for e in m.events):
             await _count_finished_round(uow, table, match)

@@ -10,7 +10,17 @@ import json
 from telegram import Update
 from telegram.error import TelegramError
 
-from table import CLOSED, LOBBY, AlreadyProcessed, IllegalMove, NotAllowed, Table, TableError, TableNotFound
+from table import (
+    CLOSED,
+    LOBBY,
+    AlreadyProcessed,
+    IllegalMove,
+    NotAllowed,
+    Outcome,
+    Table,
+    TableError,
+    TableNotFound,
+)
 
 from .. import codec
 from ..i18n import t
@@ -187,6 +197,12 @@ async def on_lobby(update: Update, context: CustomContext, table: Table, button:
     assert query is not None and user is not None
     lang = table.group.language
     desk = context.desk
+    if button.what == "table":
+        # The way back to a table that other messages pushed up (where the bot may not pin it): posted anew.
+        await query.answer()
+        fresh = await desk.service.reads.load(table.id, with_due=True)
+        await desk.after(Outcome(table=fresh, repost=True))
+        return
     if button.what in ("next", "stop", "stopok", "keep"):
         # Next round is a seated player's; stopping also the creator's or a group admin's (stop() judges).
         if table.seat_of(user.id) is None and button.what == "next":

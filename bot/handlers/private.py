@@ -63,13 +63,9 @@ async def cmd_back(update: Update, context: CustomContext) -> None:
     user = update.effective_user
     assert user is not None
     outcomes = await context.desk.service.lobby.back(user.id)
-    await reply(
-        context,
-        update,
-        t(context.language, "Welcome back: you play your own cards again.")
-        if outcomes
-        else t(context.language, "You are not on 托管 anywhere."),
-    )
+    if not outcomes:
+        await reply(context, update, t(context.language, "You are not on 托管 anywhere."))
+    # Back: one message per table, his hand or his turn (the presenter's, for CameBack).
     await context.desk.after_all(outcomes)
 
 

@@ -9,7 +9,7 @@ from table import NotAllowed, TableError
 from .. import codec
 from ..i18n import t
 from ..keyboards import settings_keyboard
-from ..texts.answers import settings_text
+from ..texts.answers import saved_text, settings_text
 from .common import is_admin, reply, this_group
 from .context import CustomContext
 from .group import in_the_group
@@ -20,9 +20,10 @@ from .refusals import refusal
 async def cmd_settings(update: Update, context: CustomContext) -> None:
     group = await this_group(context, update)
     user = update.effective_user
-    allowed = await context.desk.service.settings.may_change(
-        group.id, user.id if user else None
-    ) or await is_admin(update, context)
+    service = context.desk.service
+    allowed = await service.settings.may_change(group.id, user.id if user else None) or await is_admin(
+        update, context
+    )
     if not allowed:
         await reply(
             context,
@@ -30,7 +31,8 @@ async def cmd_settings(update: Update, context: CustomContext) -> None:
             t(group.language, "Only the table's creator or a group admin can change the settings."),
         )
         return
-    await reply(context, update, settings_text(group), settings_keyboard(group))
+    table = await service.reads.table_in_group(group.id)
+    context.desk.presenter.settings_panel(group, settings_text(group, table), settings_keyboard(group))
 
 
 async def on_setting(update: Update, context: CustomContext, button: codec.Setting) -> None:
@@ -43,19 +45,26 @@ async def on_setting(update: Update, context: CustomContext, button: codec.Setti
     settings = desk.service.settings
     try:
         try:
-            group, outcome = await settings.change(group.id, user_id, button.change)
+            group, outcome, applies = await settings.change(group.id, user_id, button.change)
         except NotAllowed:
             # Telegram is asked whether he is an admin only when it matters.
             if not await is_admin(update, context):
                 raise
-            group, outcome = await settings.change(group.id, user_id, button.change, is_admin=True)
+            group, outcome, applies = await settings.change(group.id, user_id, button.change, is_admin=True)
     except NotAllowed as e:
         await query.answer(refusal(group.language, e, "settings"), show_alert=True)
         return
     except TableError as e:
         await query.answer(refusal(group.language, e, "settings"))
         return
-    await query.answer(t(group.language, "Saved."))
-    if query.message is not None:
-        desk.outbox.edit(group.id, query.message.message_id, settings_text(group), settings_keyboard(group))
+    await query.answer(saved_text(group.language, applies))
+    table = outcome.table if outcome is not None else None
+    text, markup = settings_text(group, table), settings_keyboard(group)
+    # The panel tapped and the group's live one (the same, unless an older one was tapped before it lost its
+    # buttons) show the settings as they are now.
+    for message_id in {query.message.message_id if query.message else None, group.settings_message_id} - {
+        None
+    }:
+        assert message_id is not None
+        desk.outbox.edit(group.id, message_id, text, markup)
     await desk.after(outcome)

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 from engine import Rules
 from storage.records import Standing, Stats
-from table import Group
+from table import Group, Table
+from table.settings import Applies
 
 from ..i18n import t, tn
 from .words import (
@@ -50,8 +51,12 @@ def help_text(lang: str) -> str:
     return "\n".join(lines)
 
 
-def rules_text(lang: str, rules: Rules) -> str:
-    lines = [t(lang, "House rules of this table — {preset}:", preset=preset_text(lang, rules))]
+def rules_text(lang: str, rules: Rules, *, this_table: bool = True) -> str:
+    """The house rules, each in players' words: of the table in play (/rules), or as /settings keeps them."""
+    if this_table:
+        lines = [t(lang, "House rules of this table — {preset}:", preset=preset_text(lang, rules))]
+    else:
+        lines = [t(lang, "House rules — {preset}:", preset=preset_text(lang, rules))]
     for key in Rules.key_names():
         if key == "tribute_order":
             continue
@@ -62,12 +67,23 @@ def rules_text(lang: str, rules: Rules) -> str:
     return "\n".join(lines)
 
 
-def settings_text(group: Group) -> str:
+def settings_text(group: Group, table: Table | None = None) -> str:
+    """The group's settings; where the table in play keeps other rules until its round ends, it says so."""
     lang = group.language
+    playing: list[str] = []
+    if table is not None and table.playing and Rules.from_dict(table.rules) != group.rules:
+        playing.append(
+            t(
+                lang,
+                "This round keeps the rules it was dealt with, {preset}; the rules below hold from the next round.",
+                preset=preset_text(lang, Rules.from_dict(table.rules)),
+            )
+        )
     return "\n".join(
         [
             t(lang, "Settings of this group's tables:"),
-            rules_text(lang, group.rules),
+            *playing,
+            rules_text(lang, group.rules, this_table=False),
             t(lang, "Turn time: {time}", time=duration_text(lang, group.turn_seconds)),
             t(lang, "Computer players: {level}", level=level_text(lang, group.computer_level)),
             t(lang, "Time zone: {zone}", zone=group.time_zone),
@@ -79,6 +95,16 @@ def settings_text(group: Group) -> str:
             t(lang, "Language: {language}", language={"zh": "中文", "en": "English"}.get(lang, lang)),
         ]
     )
+
+
+def saved_text(lang: str, applies: Applies) -> str:
+    """The answer to a settings tap: saved, and from when it holds."""
+    return {
+        "now": t(lang, "Saved."),
+        "next_turn": t(lang, "Saved: from the next turn."),
+        "next_round": t(lang, "Saved: from the next round (this round keeps its rules)."),
+        "next_table": t(lang, "Saved: for the next table."),
+    }[applies]
 
 
 def stats_text(

@@ -35,7 +35,7 @@ from .words import (
     turn_line,
 )
 
-TRICK_MAX = 8  # moves of the trick the group table shows
+TRICK_MAX = 30  # moves of a trick the group table shows before folding the older ones into a count
 
 
 # ----------------------------------------------------------------------------- the big moments
@@ -229,6 +229,10 @@ def table_text(lang: str, table: Table, now: datetime) -> str:
     trick = table.marks.this_trick()
     if trick and view.top is not None:
         lines.append(t(lang, "This trick: {plays}", plays=story_line(lang, trick, seats, None, TRICK_MAX)))
+    elif view.top is None and view.phase == P_PLAY and (last := table.marks.last_trick()):
+        # A new lead is awaited: the trick that just ended, often within the same stretch (a play everybody
+        # was passed on), or the group never sees it.
+        lines.append(t(lang, "Last trick: {plays}", plays=story_line(lang, last, seats, None, TRICK_MAX)))
     if view.top is not None:
         lines.append(top_line(lang, view, seats))
     if current is not None:

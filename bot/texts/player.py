@@ -32,6 +32,7 @@ from engine.match import (
 from engine.refusals import Refusal
 from engine.round import GOUJI, GOUSI, opposite
 from table import Entry, Table
+from table.model import last_decision
 
 from ..i18n import t, tn
 from .words import (
@@ -48,7 +49,9 @@ from .words import (
     when_text,
 )
 
-SINCE_MAX = 14  # entries of "since you last looked": a whole trick and its moments fit
+# Entries of "since your last move" shown before the older ones are folded into a count: a whole cycle of
+# six seats with its tricks and moments fits many times over, within Telegram's 4096 characters.
+SINCE_MAX = 60
 
 
 # ----------------------------------------------------------------------------- the private hand
@@ -90,9 +93,10 @@ def turn_text(lang: str, table: Table, seat: int, now: datetime, selection: Coun
     lines = [f"[{table.title}] " + t(lang, "round {n} · your turn", n=view.round_no)]
     since = table.marks.since_last_move(seat)
     if since:
-        lines.append(
-            t(lang, "Since your last move: {story}", story=story_line(lang, since, seats, seat, SINCE_MAX))
-        )
+        story = story_line(lang, since, seats, seat, SINCE_MAX)
+        if last_decision(table.marks.recent, seat) is None and since[0].kind != "dealt":
+            story = t(lang, "… (earlier moves are not kept)") + " · " + story
+        lines.append(t(lang, "Since your last move: {story}", story=story))
     lines.append("")
     lines += hand_lines(lang, table, seat)
     if view.top is not None:
@@ -202,16 +206,17 @@ def hand_text(lang: str, table: Table, seat: int, now: datetime) -> str:
     return "\n".join(lines)
 
 
-def past_text(lang: str, table: Table, seat: int, entry: Entry | None) -> str:
-    """A turn message once its turn is over: short, without buttons, saying what was done."""
+def past_text(lang: str, table: Table, seat: int, entry: Entry | None, done: str | None = None) -> str:
+    """A turn message once its turn is over: short, without buttons, saying what was done (``entry``, the
+    move as the table told it, or ``done``, a decision before the first lead that the table keeps sealed)."""
     assert table.match is not None
     left = sum(table.match.view(seat).hand)
     head = f"[{table.title}] " + t(lang, "round {n}", n=table.match.round_no)
-    left_text = tn(lang, "{n} card left", "{n} cards left", left)
-    if entry is None:
-        return head + " · " + left_text
-    seats = seat_infos(table, lang)
-    return head + " · " + entry_text(lang, entry, seats, seat) + " · " + left_text
+    if entry is not None:
+        head += " · " + entry_text(lang, entry, seat_infos(table, lang), seat)
+    elif done is not None:
+        head += " · " + t(lang, "you: {action}", action=done)
+    return head + " · " + tn(lang, "{n} card left", "{n} cards left", left)
 
 
 def deal_text(lang: str, table: Table, seat: int) -> str:
@@ -221,7 +226,10 @@ def deal_text(lang: str, table: Table, seat: int) -> str:
     seats = seat_infos(table, lang)
     lines = [f"[{table.title}] " + t(lang, "round {n} is dealt", n=view.round_no)]
     lines += hand_lines(lang, table, seat)
-    if view.current is not None and view.current != seat:
+    me = table.seat(seat)
+    if me is not None and me.autoplay:
+        lines.append(t(lang, "The computer plays your seat (托管): send /back to play your own cards."))
+    elif view.current is not None and view.current != seat:
         who = seats.get(view.current)
         lines.append(
             t(lang, "{name} is first to act; your turn message will come.", name=who.name if who else "?")

@@ -331,9 +331,11 @@ def burn_won_text(lang: str, burner: str, payer: str, n: int, *, mine: bool, the
 def story_line(
     lang: str, entries: Sequence[Entry], seats: dict[int, SeatInfo], me: int | None, most: int
 ) -> str:
+    """The entries in a line; past ``most`` the older ones are folded into a count that says so."""
     shown = [entry_text(lang, e, seats, me) for e in entries if e.kind != "trick_won" or e is entries[-1]]
     if len(shown) > most:
-        shown = ["…", *shown[-most:]]
+        folded = len(shown) - most
+        shown = [tn(lang, "…{n} earlier move", "…{n} earlier moves", folded), *shown[-most:]]
     return " · ".join(shown)
 
 

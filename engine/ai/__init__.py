@@ -1,9 +1,11 @@
 """Computer players: one interface for empty seats, 托管 and simulation.
 
 A player is ``choose(view, legal, rng) -> Action``. ``view`` is the :class:`~engine.views.SeatView` of the seat
-to act (its own hand and what the table shows, never another hand); ``legal`` is
-:meth:`Match.legal_actions` (while leading in play, the plain leads); a player may also compose a lead of his
-own (attaching 2s and jokers), which :func:`computer_action` accepts only when the match judges it legal.
+asked (its own hand and what the table shows, never another hand or a sealed answer; ``view.phase`` is the kind
+of question it is asked, ``view.asked`` the question); ``legal`` is :meth:`Match.legal_actions` for that seat
+(while leading in play, the plain leads); a player may also compose a lead of his own (attaching 2s and
+jokers), which :func:`computer_action` accepts only when the match judges it legal. Before the first lead
+several seats are asked at once (:attr:`Match.asked`): each decides on its own view, in any order.
 
 Levels (:func:`make_player`): ``easy`` (the old heuristic, a little careless), ``heuristic`` (the bot's
 "normal"; ``normal`` is an alias), ``strong`` (determinized search, engine/ai/search.py), and ``baseline``
@@ -63,14 +65,16 @@ def make_player(level: str, **options: Any) -> Player:
     return factory(**options)
 
 
-def computer_action(match: Match, player: Player, rng: random.Random) -> Action:
-    """The action ``player`` takes for the seat to act (which must exist)."""
-    seat = match.current_player
+def computer_action(match: Match, player: Player, rng: random.Random, seat: int | None = None) -> Action:
+    """The action ``player`` takes for ``seat`` (default: the current player), which must be asked something:
+    before the first lead any seat of :attr:`Match.asked`, each deciding on his own view alone."""
     if seat is None:
-        raise ValueError("nobody is to act")
-    legal = match.legal_actions()
+        seat = match.current_player
+    if seat is None or seat not in match.asked:
+        raise ValueError("nobody is to act" if seat is None else f"seat {seat} is asked nothing")
+    legal = match.legal_actions(seat)
     action = player.choose(match.view(seat), legal, rng)
-    if action in legal or match.is_legal(action):
+    if action in legal or match.is_legal(action, seat):
         return action
     return legal[0]
 

@@ -368,8 +368,13 @@ def _preplay_builder(view: SeatView) -> Builder:
 
     def build(cands: list[Action], rng: random.Random) -> World:
         hands = sampler.hands(rng)
-        # The 落贡 payer who receives the 还贡 is not in the view: one of the opponents.
-        payer = rng.choice([t for t in range(6) if t % 2 != s % 2])
+        # The 落贡 payer who receives the 还贡 (the question names him; a view built without it: an opponent).
+        asked = view.asked
+        payer = (
+            asked.to
+            if asked is not None and asked.to is not None
+            else rng.choice([t for t in range(6) if t % 2 != s % 2])
+        )
 
         def run(action: Action, value: Value) -> float:
             h = [list(x) for x in hands]

@@ -132,3 +132,45 @@ def test_r10_6_heuristic_gives_back_its_threes_first() -> None:
     legal = [Action("return", parse_cards(t)) for t in ("33", "56", "2B", "35")]
     assert HeuristicPlayer().choose(view, legal, RNG) == Action("return", parse_cards("33"))
     assert BaselinePlayer().choose(view, legal, RNG) == Action("return", parse_cards("33"))
+
+
+def _stage_matches() -> list[Match]:
+    """Deals whose stage asks several seats at once: round 1 with a seat that may revolt (and every seat its
+    宣点), and round 2 with 还贡 owed."""
+    deals = (Match(QINGDAO, s) for s in range(400))
+    with_revolt = next(m for m in deals if any(m.question(t).kind == "revolt" for t in m.asked))
+    rng = random.Random(3)
+    for seed in range(40):
+        m = Match(QINGDAO, seed)
+        while m.current_player is not None:
+            m.apply(computer_action(m, BaselinePlayer(), rng))
+        m.next_round()
+        if m.returns:
+            return [with_revolt, m]
+    raise AssertionError("no 还贡 in 40 matches")
+
+
+@pytest.mark.parametrize("level", ["baseline", "easy", "heuristic", "strong"])
+def test_every_level_answers_for_any_asked_seat_in_any_order(level: str) -> None:
+    player = make_player(level, deterministic=True, worlds=4, seed=1)
+    rng = random.Random(5)
+    for m in _stage_matches():
+        kinds = set()
+        revolted = False
+        while m.step != "play":
+            asked = m.asked
+            assert len(asked) >= 1
+            seat = asked[-1]  # the last asked first: not the current player while others are asked
+            q = m.question(seat)
+            assert q is not None and m.view(seat).asked == q
+            kinds.add(q.kind)
+            if q.kind == "revolt" and not revolted:
+                a = Action("revolt")  # reach 要头/无头 too
+                revolted = True
+            else:
+                a = computer_action(m, player, rng, seat)
+                assert a in m.legal_actions(seat), (level, q, a)
+            m.apply(a, seat)
+        assert kinds >= {"declare"} and (kinds & {"return", "revolt"})
+    with pytest.raises(ValueError):
+        computer_action(m, player, rng, (m.current_player + 1) % 6)  # during the play only the seat to act

@@ -226,3 +226,20 @@ async def test_an_exception_while_handling_a_tap_answers_it_with_something_went_
     await stage.send(stage.tap(player, a_move_shown(stage, table), chat_id=player, message_id=message_id))
     assert [answer(c) for c in stage.answers()] == [("Something went wrong; please try again.", False)]
     assert await stage.load(table.id) == table
+
+
+async def test_the_way_back_to_the_table_posts_it_anew_at_the_bottom(stage: DeskStage) -> None:
+    table = await stage.playing()
+    assert table.message_id is not None
+    await stage.send(
+        stage.tap(101, codec.lobby_data(table.id, 0, "table"), chat_id=GROUP, message_id=table.message_id + 5)
+    )
+    moved = await stage.load(table.id)
+    assert moved.message_id is not None and moved.message_id != table.message_id
+    assert [c.method for c in stage.bot.to(GROUP) if c.method in ("sendMessage", "deleteMessage")] == [
+        "deleteMessage",
+        "sendMessage",
+    ]
+    assert moved == table.__class__(**{**table.__dict__, "message_id": moved.message_id}), (
+        "the game unchanged"
+    )

@@ -135,5 +135,8 @@ async def test_back_from_tuoguan_and_back_when_not_on_it(stage: DeskStage) -> No
     assert (await stage.load(table.id)).seat(n.n).autoplay
     stage.bot.forget()
     await stage.send(stage.message(player, "/back", chat_id=player))
-    assert stage.said(player)[0] == "Welcome back: you play your own cards again."
+    # One message (one ring at most): welcome back, with his hand.
+    said = stage.said(player)
+    assert len(said) == 1
+    assert said[0].startswith(f"[{TITLE}] Welcome back: you play your own cards again.\nYour cards (")
     assert not (await stage.load(table.id)).seat(n.n).autoplay

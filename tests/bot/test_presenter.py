@@ -213,8 +213,10 @@ async def test_two_time_outs_in_a_row_hand_the_seat_to_the_computer_and_back_bri
         table = await stage.load(table.id)
     ann = table.seat(0)
     assert ann is not None and ann.autoplay
-    texts = [str(c.text) for c in stage.bot.to(ANN) if c.method == "sendMessage"]
-    assert any("now plays your seat (托管)" in text for text in texts)
+    # The missed turn message says what happened (not a deadline that has passed), in place: no new message.
+    assert [c.method for c in stage.bot.to(ANN)] == ["editMessageText"]
+    (missed,) = [m.text for m in stage.bot.chat_messages(ANN).values() if "Time ran out again" in m.text]
+    assert "now plays your seat (托管)" in missed and "⏳" not in missed
     assert all(not shown.moves for shown in stage.bot.chat_messages(ANN).values())  # no turn left to tap
     assert any("Ann: 托管" in str(c.text) for c in group(stage.bot) if c.method == "sendMessage")
     assert "托管" in stage.bot.shows(GROUP, table.message_id).text.split("\n")[2]  # type: ignore[arg-type,union-attr]
@@ -225,7 +227,7 @@ async def test_two_time_outs_in_a_row_hand_the_seat_to_the_computer_and_back_bri
     assert table.seat(0).autoplay is False  # type: ignore[union-attr]
     if table.to_act is None or table.to_act.user_id != ANN:
         (welcome,) = [c for c in stage.bot.to(ANN) if c.method == "sendMessage"]
-        assert "You play your own cards again." in str(welcome.text) and "Your cards" in str(welcome.text)
+        assert "you play your own cards again." in str(welcome.text) and "Your cards" in str(welcome.text)
     assert any("Ann plays again" in str(c.text) for c in group(stage.bot) if c.method == "sendMessage")
 
 
@@ -364,10 +366,13 @@ async def test_a_stop_posts_the_final_standings_and_takes_every_button_away(stag
     await stage.show(await stage.stop(table.id, ANN))
     (final,) = [c for c in group(stage.bot) if c.method == "sendMessage"]
     assert "The table is closed. Final standings:" in str(final.text)
+    closed = "[Friends] The table is closed. Your total: +0. Final standings are in the group."
+    acting = table.to_act.user_id if table.to_act else None
     for user_id in SIX:
-        assert [c.text for c in stage.bot.to(user_id) if c.method == "sendMessage"] == [
-            "[Friends] The table is closed. Your total: +0. Final standings are in the group."
-        ]
+        calls = [(c.method, c.text) for c in stage.bot.to(user_id) if c.method != "editMessageReplyMarkup"]
+        # The one asked to act reads it in the message that asked him (no deadline left standing); the others
+        # get a message of their own.
+        assert calls == [("editMessageText" if user_id == acting else "sendMessage", closed)]
         # Only the buttons that show his cards stay (a tap on one says the table is closed).
         assert all(not shown.moves for shown in stage.bot.chat_messages(user_id).values())
     assert all(not shown.buttons for shown in stage.bot.chat_messages(GROUP).values())

@@ -60,6 +60,39 @@ def drive(
     return events
 
 
+def asked_kinds(m: Match) -> dict[int, str]:
+    """Each asked seat and the kind of his question."""
+    out = {}
+    for s in m.asked:
+        q = m.question(s)
+        if q is not None:  # during the play the seat to act is asked a move, not a question
+            out[s] = q.kind
+    return out
+
+
+def revolt_seats(m: Match) -> list[int]:
+    """The seats asked 革命 now, in seat order from the leader."""
+    return [s for s, k in asked_kinds(m).items() if k == "revolt"]
+
+
+Answer = Callable[[Match, int], Action]
+
+
+def answer_stage(
+    m: Match, answer: Answer, order: Callable[[tuple[int, ...]], int] | None = None
+) -> list[Event]:
+    """Answer every open question before the first lead with ``answer(m, seat)``, the seat to answer next
+    picked by ``order`` from the asked seats (default: the first), until the stage is over (the play, or
+    要头/无头 after a revolution), or a redeal opened a new stage (deal_no changed)."""
+    events: list[Event] = []
+    deal_no = m.deal_no
+    while m.step == "stage" and m.deal_no == deal_no:
+        asked = m.asked
+        seat = asked[0] if order is None else order(asked)
+        events += m.apply(answer(m, seat), seat)
+    return events
+
+
 def find_seed(rules: Rules, pred: Callable[[Match], bool], limit: int = 20000) -> int:
     for seed in range(limit):
         if pred(Match(rules, seed)):

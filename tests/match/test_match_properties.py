@@ -10,11 +10,11 @@ import random
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from match_helpers import computer, deck
+from match_helpers import answer_stage, computer, deck, revolt_seats
 
 from engine.actions import Action
 from engine.cards import BIG, NRANKS, SMALL, TWO, format_cards, parse_cards
-from engine.match import P_OVER, P_PLAY, P_REVOLT, Match
+from engine.match import P_OVER, P_PLAY, Match
 from engine.round import Debt
 from engine.rules import Rules
 
@@ -134,17 +134,18 @@ def test_r9_2_two_or_more_revolutions_always_redeal(preset: str, seed: int) -> N
     m = Match(rules, seed)
     deals = 0
     while m.phase != P_PLAY:
-        if m.phase == P_REVOLT:
-            eligible = len(m.pending)
-            deal_no = m.deal_no
-            while m.phase == P_REVOLT and m.deal_no == deal_no:
-                m.apply(Action("revolt"))
-            if eligible >= 2:
-                assert m.deal_no == deal_no + 1 and m.revolted is None
-                deals += 1
-                continue
-            assert m.revolted is not None
-        m.apply(m.legal_actions()[0])
+        eligible = revolt_seats(m)
+        deal_no = m.deal_no
+        for s in eligible:
+            m.apply(Action("revolt"), s)
+        answer_stage(m, lambda m, s: m.legal_actions(s)[0])  # the others' 宣点: revealed when all are in
+        if m.deal_no != deal_no:
+            assert len(eligible) >= 2 and m.deal_no == deal_no + 1 and m.revolted is None
+            deals += 1
+            continue
+        assert (m.revolted is not None) == bool(eligible)
+        while m.phase != P_PLAY and m.deal_no == deal_no:
+            m.apply(m.legal_actions()[0])
     assert m.round.revolted == m.revolted
     assert m.cards_in_play() == deck(rules)
     if (preset, seed) in (("qingdao", 135), ("zhangqiu", 14), ("classic", 2252)) and deals == 0:

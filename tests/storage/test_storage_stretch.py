@@ -61,3 +61,27 @@ async def test_a_scene_is_the_table_with_its_group_seats_and_players(db: Databas
         uid: (p.name, p.language) for uid, p in players.items() if p is not None
     }
     assert missing is None
+
+
+async def test_a_seat_left_becomes_a_computers_and_new_rules_hold_from_the_next_deal(db: Database) -> None:
+    """What /leave and /settings write mid-match: the seat handed to a computer at the next deal (the player
+    no longer seated), the group's new rules in the round's record, and the match rebuilt with them."""
+    from table_helpers import play_until
+
+    from engine import Rules
+    from table import SettingChange
+
+    service = db.service()
+    seated = await seated_table(service, -3005, humans=(101, 102))
+    await begin(service, seated)
+    await service.lobby.leave(seated.table_id, 102)
+    await service.settings.change(-3005, 101, SettingChange("preset", "classic"), is_admin=True)
+    await service.deliveries.see_user(101, "Ann", "en")
+    table = await play_until(service, seated.table_id, random.Random(2), stop_before_end=False)
+    dealt = await service.play.next_round(table.id, 101, table.version)
+    assert dealt.table.seat_of(102) is None and not dealt.table.seat(1).human  # type: ignore[union-attr]
+    stored = await service.reads.load(table.id)
+    assert stored.seat_of(102) is None and stored.seat(1).computer_level is not None  # type: ignore[union-attr]
+    async with db.uow() as u:
+        assert (await u.rounds.get(table.id, 2)).rules == Rules.preset("classic").to_dict()  # type: ignore[union-attr]
+        assert await rebuild_round(u, table.id, 2) == stored.match

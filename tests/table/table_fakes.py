@@ -102,7 +102,8 @@ class FakeGroups(_Repo):
             self.d.groups[group_id] = replace(known, title=title)
 
     async def update_settings(self, group_id: int, **changes: Unpack[GroupSettings]) -> None:
-        self.d.groups[group_id] = replace(self.d.groups[group_id], **changes)
+        values = {name: value for name, value in changes.items() if value is not None}  # as storage does
+        self.d.groups[group_id] = replace(self.d.groups[group_id], **values)
 
     async def move(self, old_id: int, new_id: int) -> bool:
         old = self.d.groups.pop(old_id, None)
@@ -125,7 +126,12 @@ class FakeUsers(_Repo):
 
     async def ensure(self, user_id: int, name: str, language: str | None = None) -> None:
         known = self.d.users.get(user_id)
-        self.d.users[user_id] = UserRecord(user_id, name, language, known.stats if known else NO_STATS)
+        self.d.users[user_id] = UserRecord(
+            user_id, name, language, known.stats if known else NO_STATS, known.time_zone if known else None
+        )
+
+    async def set_time_zone(self, user_id: int, zone: str | None) -> None:
+        self.d.users[user_id] = replace(self.d.users[user_id], time_zone=zone)
 
     async def record_result(
         self, user_id: int, group_id: int, place: int | None, points: int, won: bool = False
@@ -172,7 +178,7 @@ class FakeTables(_Repo):
             return None
         seats = sorted((s for (t, _), s in self.d.seats.items() if t == table_id), key=lambda s: s.seat)
         users = {
-            s.user_id: PlayerRecord(u.id, u.name, u.language)
+            s.user_id: PlayerRecord(u.id, u.name, u.language, u.time_zone)
             for s in seats
             if s.user_id is not None and (u := self.d.users.get(s.user_id)) is not None
         }
