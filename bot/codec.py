@@ -14,7 +14,7 @@ from engine import Action
 from engine.actions import BURN, PASS, PLAY, YIELD, ActionKind
 from engine.cards import NRANKS, RANKS, Counts
 from engine.match import DECLARE, NO_DECLARE, NO_REVOLT, RETURN, REVOLT, WUTOU, YAOTOU
-from table import SettingChange, SettingKind
+from table import TIME_ZONES, SettingChange, SettingKind
 
 MAX_BYTES = 64
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -26,6 +26,7 @@ LOBBY = "l"  # lobby and table buttons: ARG is one of LOBBY_ARGS or seat<N>
 SETTINGS = "s"  # group settings: ARG is p:<preset>, k:<key>, t:<seconds>, l:<language>, z:<zone>, m:on|off, v:<level>
 HINT = "h"
 CARDS = "c"  # his cards when he asks: any version shows the hand as it is now, so VERSION is 0 and ARG empty
+ZONE = "z"  # a player's own time zone (/zone): ARG is its index in TIME_ZONES, or "g" for the group's
 
 # stop asks first; stopok is its confirmation, keep takes it back; table posts the table again at the bottom.
 LOBBY_ARGS = ("join", "leave", "bots", "begin", "next", "stop", "stopok", "keep", "table")
@@ -98,7 +99,12 @@ class Setting:
     change: SettingChange
 
 
-Button = Act | Hint | ShowHand | Compose | Lobby | Setting
+@dataclass(frozen=True, slots=True)
+class Zone:
+    zone: str | None  # None: the group's time zone
+
+
+Button = Act | Hint | ShowHand | Compose | Lobby | Setting | Zone
 
 
 # ----------------------------------------------------------------------------- writing
@@ -143,6 +149,10 @@ def setting_data(change: SettingChange) -> str:
     return _data(SETTINGS, 0, 0, f"{_SETTING_PREFIX[change.what]}:{change.value}")
 
 
+def zone_data(zone: str | None) -> str:
+    return _data(ZONE, 0, 0, "g" if zone is None else str(TIME_ZONES.index(zone)))
+
+
 # ----------------------------------------------------------------------------- reading
 
 
@@ -185,6 +195,12 @@ def decode(data: str | None) -> Button:
                 what, int(value) if what in ("turn_seconds", "level") and value.isdigit() else value
             )
         )
+    if kind == ZONE:
+        if arg == "g":
+            return Zone(None)
+        if arg.isdigit() and int(arg) < len(TIME_ZONES):
+            return Zone(TIME_ZONES[int(arg)])
+        raise BadButton("unknown zone")
     raise BadButton("unknown button")
 
 

@@ -121,7 +121,8 @@ def hand_keyboard(lang: str, table: Table, seat: int, selection: Counts = EMPTY)
     def compose(label: str, sel: Counts) -> InlineKeyboardButton:
         return InlineKeyboardButton(label, callback_data=codec.compose_data(table_id, version, sel))
 
-    phase = match.phase
+    question = match.question(seat)
+    phase = question.kind if question is not None else match.phase
     rows: list[list[InlineKeyboardButton]] = []
     if phase in (P_REVOLT, P_HEAD, P_DECLARE):
         choices: dict[str, list[tuple[str, ActionKind]]] = {
@@ -156,7 +157,7 @@ def hand_keyboard(lang: str, table: Table, seat: int, selection: Counts = EMPTY)
             )
         rows.append(control)
         return InlineKeyboardMarkup([r for r in rows if r])
-    legal = match.legal_actions()
+    legal = match.legal_actions(seat)
     kinds = {a.kind for a in legal}
     if chosen:
         control.append(act(t(lang, "Play {cards}", cards=format_cards(selection)), Action(PLAY, selection)))
@@ -232,3 +233,15 @@ def settings_keyboard(group: Group) -> InlineKeyboardMarkup:
         ]
     )
     return InlineKeyboardMarkup(rows)
+
+
+def zone_keyboard(lang: str, zone: str | None) -> InlineKeyboardMarkup:
+    """/zone in private: his own time zone for his deadlines, or each group's."""
+
+    def b(label: str, value: str | None) -> InlineKeyboardButton:
+        return InlineKeyboardButton(
+            ("• " if value == zone else "") + label, callback_data=codec.zone_data(value)
+        )
+
+    zones = [b(z.split("/")[-1].replace("_", " "), z) for z in TIME_ZONES]
+    return InlineKeyboardMarkup([zones[:4], zones[4:], [b(t(lang, "Each group's"), None)]])

@@ -29,6 +29,7 @@ from typing import Any
 
 from telegram import InlineKeyboardMarkup
 
+from engine.match import P_OVER, P_PLAY
 from storage.models import utcnow
 from table import (
     CLOSED,
@@ -46,6 +47,7 @@ from table import (
     TableService,
     TimedOut,
     WentAutoplay,
+    policy,
 )
 from table.model import MOVES
 from table.outcome import LOBBY_VIEW
@@ -66,7 +68,7 @@ from .texts.player import (
     timed_out_text,
     turn_text,
 )
-from .texts.words import glossary_lines, reader_language, seat_infos, terms_in, when_text
+from .texts.words import glossary_lines, reader_language, reader_zone, seat_infos, terms_in, when_text
 
 log = logging.getLogger(__name__)
 
@@ -223,19 +225,18 @@ class Presenter:
             self.outbox.drop_keyboard(user_id, message_id)
         # Private: the mover's message says what he did; the seat to act gets his turn; a deal and a round's end
         # reach everyone.
-        cur = match.current_player
-        acting = table.seat(cur) if cur is not None else None
-        to_prompt = acting if acting is not None and acting.plays_himself and outcome.prompt else None
         mover = _player_mover(outcome)
+        to_prompt = self._to_prompt(outcome)
         for seat in table.humans:
             assert seat.user_id is not None
             plang = reader_language(table, seat.n)
             if mover is not None and seat.n == mover.n and seat.hand_message_id is not None:
                 message = tapped or seat.hand_message_id
-                if to_prompt is not None and to_prompt.n == seat.n:
-                    # His turn again at once (he took the trick, say): the message he is looking at becomes it.
+                if seat.n in to_prompt:
+                    # Asked again at once (he took the trick, or his next question before the first lead): the
+                    # message he is looking at becomes it.
                     self.outbox.edit(seat.user_id, message, *self._turn(table, seat, plang, now))
-                    to_prompt = None
+                    to_prompt.discard(seat.n)
                     continue
                 own = _own_move(outcome, seat.n)
                 done = action_label(plang, outcome.moves[0].action) if own is None else None
@@ -247,23 +248,40 @@ class Presenter:
                 )
             if new_round:
                 deal = deal_text(plang, table, seat.n)
-                if to_prompt is not None and to_prompt.n == seat.n:
-                    # The first to act gets his deal too: his question's message shrinks once answered, and
-                    # the deal stays where he can read his cards (it is not his hand message: no claim).
+                if seat.n in to_prompt:
+                    # Asked at the deal: he gets his deal too, and his question in a message of its own, which
+                    # shrinks once answered while the deal stays where he can read his cards (not claimed).
                     self.outbox.send(seat.user_id, deal, cards_keyboard(plang, table), silent=True)
                 else:
                     await self._new_hand_message(table, seat, deal, cards_keyboard(plang, table))
             if over:
                 self.outbox.send(seat.user_id, round_end_text(plang, table, seat.n), silent=True)
-        if to_prompt is not None:
+        for asked in (s for s in table.humans if s.n in to_prompt):
+            n = asked.n
             # Nothing moved (another seat went to 托管 or came back): his turn is the one he was asked, so the
             # message that asks it is redrawn in place (its buttons carry the new version), without a ring.
             same_turn = not (outcome.moves or outcome.dealt or outcome.rearmed) and not any(
-                isinstance(n, CameBack) and n.seat == to_prompt.n for n in outcome.notices
+                isinstance(x, CameBack) and x.seat == n for x in outcome.notices
             )
-            if same_turn and self._redraw_turn(table, to_prompt, now):
-                return
-            await self.send_turn(table, to_prompt, now=now, fresh=outcome.rearmed or not outcome.moves)
+            if same_turn and self._redraw_turn(table, asked, now):
+                continue
+            await self.send_turn(table, asked, now=now, fresh=outcome.rearmed or not outcome.moves)
+
+    def _to_prompt(self, outcome: Outcome) -> set[int]:
+        """The seats that get a message asking them to act: the player to act during the play; before the first
+        lead each player asked a question he was not asked before (or, after a restart, whose question never
+        reached him), the others' questions standing as they were asked."""
+        table = outcome.table
+        match = table.match
+        waiting = policy.waits_on(table, match)
+        if not outcome.prompt or match is None:
+            return set()
+        if match.step in (P_PLAY, P_OVER):
+            return {s.n for s in waiting}
+        resumed = not outcome.moves and not outcome.dealt
+        return {
+            s.n for s in waiting if s.n in outcome.asked_anew or (resumed and not policy.prompted(table, s))
+        }
 
     async def _summary_posted(self, table: Table, sent: asyncio.Future[int | None]) -> None:
         message_id = await sent
@@ -330,12 +348,28 @@ class Presenter:
         mine = await self.service.deliveries.hand_message_sent(
             table.id, seat.n, message_id, table.version, turn=turn
         )
+        if not mine and turn:
+            mine = await self._still_his_question(table, seat.n, message_id)
         if not mine and past is not None:
             # The table moved on while this message was on its way (a move typed at once, or made in another
             # process): no buttons of a turn that is over may stay behind.
             self.outbox.edit(
                 seat.user_id, message_id, past, cards_keyboard(reader_language(table, seat.n), table)
             )
+
+    async def _still_his_question(self, table: Table, seat: int, message_id: int) -> bool:
+        """Before the first lead the others' answers move the table on while his question is on its way: it is
+        still his to answer if he is asked what he was asked then; claimed for the version now."""
+        put = table.marks.asked_since_version(seat)
+        for _ in range(3):
+            now = await self.service.reads.load(table.id)
+            if put is None or now.marks.asked_since_version(seat) != put:
+                return False
+            if await self.service.deliveries.hand_message_sent(
+                table.id, seat, message_id, now.version, turn=True
+            ):
+                return True
+        return False
 
     async def _glossed(self, table: Table, text: str, shown: str = "") -> str:
         """An English group is told once per table what a Chinese term means, the first time it appears in
@@ -388,7 +422,11 @@ class Presenter:
                 self.outbox.send(seat.user_id, told, cards_keyboard(plang, table), silent=True)
         elif isinstance(notice, Reminder):
             if seat is not None and seat.user_id is not None:
-                when = when_text(plang, table.due, self.clock(), table.group.time_zone) if table.due else None
+                when = (
+                    when_text(plang, table.due, self.clock(), reader_zone(table, seat.n))
+                    if table.due
+                    else None
+                )
                 self.outbox.send(seat.user_id, f"[{table.title}] " + reminder_text(plang, when))
         elif isinstance(notice, Nudged):
             if seat is not None and seat.user_id is not None:

@@ -38,6 +38,8 @@ EventKind = Literal[
     "tribute_shao",
     "tribute_men",
     "tribute_luo",
+    "tribute_short",  # R10.3: the payer had too few naturally dealt R, B or 2: n cards owed are waived
+    "tribute_exempt",  # R10.5 抗贡: the payer is exempt: n cards owed are waived
     "returned",
     "answered",
     "revolt",

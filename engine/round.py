@@ -37,7 +37,7 @@ from .refusals import IllegalAction, Refusal, does_not_beat, missing
 from .rules import Rules
 from .scoring import PLACE_NAMES, PLACE_POINTS
 from .seats import SEATS, opposite
-from .tribute import Debt, owed
+from .tribute import Debt, Waived, owed, waived
 
 MEN: Final = "men"  # ways to die: 闷 (R8.3)
 HU: Final = "hu"  # and 烧糊 (R6.7)
@@ -212,6 +212,11 @@ class Round:
         places = self.final_places() if self.over else None
         circled = places is not None and scoring.circled(places)
         return owed(self.rules, self.arisen, places, circled, self.opened, self.declared)
+
+    def waived(self) -> list[Waived]:
+        """The debts of the round the rules waived (R10.4 teammates, R10.2 replaced by 圈贡), once it is over."""
+        places = self.final_places() if self.over else None
+        return waived(self.rules, self.arisen, places, places is not None and scoring.circled(places))
 
     def hand(self, s: int) -> Counts:
         return tuple(self.hands[s])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from .cards import BIG, NRANKS, SMALL, TWO
 from .events import Event, EventKind
@@ -99,6 +100,36 @@ def owed(
     return [Debt(p, r, merged[(k, p, r)], k) for k, p, r in keys]
 
 
+WaivedWhy = Literal["team", "quan"]
+
+
+@dataclass(frozen=True, slots=True)
+class Waived:
+    """A debt the round made and the rules waived: between teammates (R10.4), or a circled player's other
+    tribute, replaced by his 圈贡 (R10.2)."""
+
+    debt: Debt
+    why: WaivedWhy
+
+
+def waived(rules: Rules, arisen: Sequence[Debt], places: Sequence[int] | None, circled: bool) -> list[Waived]:
+    """The debts :func:`owed` leaves out: the 烧贡 and 闷贡 the table heard of as they arose, and the 落贡, that
+    are owed to a teammate (R10.4) or by a circled player (R10.2). (点贡 is always between opponents.)"""
+    debts = list(arisen)
+    if places is not None:
+        debts += [Debt(places[5], places[0], 2, "luo"), Debt(places[4], places[1], 1, "luo")]
+    team = places[5] % 2 if places is not None and circled else None
+    out: list[Waived] = []
+    for d in debts:
+        if d.n <= 0:
+            continue
+        if d.payer % 2 == d.receiver % 2:
+            out.append(Waived(d, "team"))
+        elif team is not None and d.payer % 2 == team:
+            out.append(Waived(d, "quan"))
+    return out
+
+
 @dataclass(frozen=True)
 class Returned:
     """A 还贡 still to be given: ``receiver`` got ``n`` cards of 落贡 from ``payer`` (R10.6)."""
@@ -150,6 +181,7 @@ def pay(
     for d in ordered(rules, debts):
         if d.payer in exempt:
             events.append(Event(_PAID[d.kind], d.payer, None, other=d.receiver, n=0))
+            events.append(Event("tribute_exempt", d.payer, None, other=d.receiver, n=d.n))
             continue
         paid = [0] * NRANKS
         nat = natural_cards[d.payer]
@@ -163,6 +195,9 @@ def pay(
             paid[r] += 1
         k = sum(paid)
         events.append(Event(_PAID[d.kind], d.payer, tuple(paid) if k else None, other=d.receiver, n=k))
+        if k < d.n:
+            # Said, not silently dropped: the table was told he owes d.n (the round's summary).
+            events.append(Event("tribute_short", d.payer, None, other=d.receiver, n=d.n - k))
         if d.kind == "luo" and k and rules.return_tribute:
             returns.append(Returned(d.receiver, d.payer, k))
     return events, returns

@@ -16,7 +16,7 @@ from .phases import P_DECLARE, P_OVER, P_RETURN, S_STAGE, Phase
 from .plays import Top
 from .rules import Rules
 from .stage import Question
-from .tribute import Debt
+from .tribute import Debt, Waived
 
 if TYPE_CHECKING:
     from .match import Match
@@ -89,6 +89,7 @@ class RoundResult:
     scores: tuple[int, ...]  # per seat
     circled: bool  # 串三户 (R7.4)
     debts: tuple[Debt, ...]  # tribute owed before the next round's first lead
+    waived: tuple[Waived, ...] = ()  # debts the round made that the rules waived, and why (R10.2, R10.4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +259,7 @@ def public_view(m: Match) -> PublicView:
             scores=tuple(r["scores"]),
             circled=r["circled"],
             debts=tuple(rnd.debts()),
+            waived=tuple(rnd.waived()),
         )
     cur = m.current_player
     q = stage.question(m, cur) if cur is not None and rnd is None else None

@@ -21,7 +21,7 @@ from . import policy
 from .context import Context, armed
 from .outcome import Outcome, Reminder, TimedOut
 from .policy import Deadline
-from .stretch import advance, computer_move
+from .stretch import advance
 
 log = logging.getLogger(__name__)
 
@@ -71,32 +71,32 @@ class Clock:
         return None
 
     async def time_out(self, table_id: int, version: int) -> Outcome | None:
-        """The player to act let his time run out: the computer plays his turn; after two in a row it keeps
-        his seat (托管). None when the table has moved on since the deadline was armed."""
+        """The players the table waits on let their time run out (the one to act, or before the first lead
+        every player not yet answering): the computer plays each such turn; after two in a row it keeps his
+        seat (托管). None when the table has moved on since the deadline was armed."""
         ctx = self.ctx
         async with ctx.turn(table_id):
             table = await ctx.load(table_id)
-            seat = table.to_act
-            if table.version != version or seat is None or table.match is None or not seat.plays_himself:
+            late = policy.waits_on(table, table.match)
+            if table.version != version or not late:
                 return None
-            action = await computer_move(ctx, table, table.match, seat, 0)
-            changed = policy.after_timeout(seat)
-            return await advance(
-                ctx,
-                table.with_seat(changed),
-                (action, "timeout"),
-                seats=[changed],
-                notices=[TimedOut(seat.n, action, changed.autoplay)],
-            )
+            changed = [policy.after_timeout(seat) for seat in late]
+            for seat in changed:
+                table = table.with_seat(seat)
+            outcome = await advance(ctx, table, None, seats=changed, late=[s.n for s in late])
+            # What the computer did for each, as the outcome's notices (the moves are made in the stretch).
+            done = {m.seat: m.action for m in outcome.moves if m.actor == "timeout"}
+            notices = tuple(TimedOut(s.n, done[s.n], s.autoplay) for s in changed if s.n in done)
+            return replace(outcome, notices=outcome.notices + notices)
 
     async def remind(self, table_id: int, version: int) -> Outcome | None:
         """Half the player's turn time is gone; None when the table has moved on since. Read with its deadline:
         the reminder says until when, and the table it shows keeps its deadline line."""
         table = await self.ctx.load(table_id, with_due=True)
-        seat = table.to_act
-        if table.version != version or seat is None or not seat.plays_himself:
+        late = policy.waits_on(table, table.match)
+        if table.version != version or not late:
             return None
-        return Outcome(table=table, notices=(Reminder(seat.n),))
+        return Outcome(table=table, notices=tuple(Reminder(seat.n) for seat in late))
 
     async def resume(self, table_id: int) -> Outcome:
         """After a start, or when a sweep finds a table waiting without its deadline: the moves nobody has to
@@ -105,10 +105,10 @@ class Clock:
         ctx = self.ctx
         async with ctx.turn(table_id):
             table = await ctx.load(table_id)
-            if table.playing and table.match is not None and policy.automatic(table, table.match):
+            if table.playing and table.match is not None and policy.automatic(table, table.match) is not None:
                 return await advance(ctx, table, None)
             async with ctx.uow() as uow:
-                wanted = policy.deadlines(table, table.match, ctx.clock())
+                wanted = policy.deadlines(table, table.match, ctx.clock(), since=table.marks.asked_since)
                 were = await armed(uow, table)
                 planned: tuple[Deadline, ...] = ()
                 if {d.kind for d in were} != {d.kind for d in wanted}:
@@ -122,8 +122,7 @@ class Clock:
                     )
                 due = next((d.due_at for d in (planned or were) if d.kind == policy.TIMEOUT), None)
         # His turn message for this version was delivered before (a restart, a second worker): not twice.
-        acting = table.to_act
-        prompt = acting is not None and acting.prompted != table.version
+        prompt = any(not policy.prompted(table, seat) for seat in policy.waits_on(table, table.match))
         unsummarized = bool(table.match is not None and table.match.round_over and not table.marks.summarized)
         return Outcome(
             table=replace(table, due=due),

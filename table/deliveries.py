@@ -14,7 +14,8 @@ from . import reads
 from .context import Context
 from .load import group_of
 from .lobby import Lobby
-from .model import Group, Marks, Table
+from .errors import NothingToDo
+from .model import TIME_ZONES, Group, Marks, Table
 from .outcome import Outcome, WentAutoplay
 from .ports import UnitOfWork
 from .stretch import advance
@@ -48,6 +49,14 @@ class Deliveries:
             await uow.groups.ensure(group_id, (title or "")[:255] or None)
             await uow.commit()
             return group_of(await uow.groups.get(group_id), group_id)
+
+    async def set_zone(self, user_id: int, zone: str | None) -> None:
+        """The player's own time zone for the deadlines in his private chat (None: each group's)."""
+        if zone is not None and zone not in TIME_ZONES:
+            raise NothingToDo(f"no such time zone {zone}")
+        async with self.ctx.uow() as uow:
+            await uow.users.set_time_zone(user_id, zone)
+            await uow.commit()
 
     async def hand_message_sent(
         self, table_id: int, seat: int, message_id: int, version: int, *, turn: bool = False

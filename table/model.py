@@ -42,7 +42,7 @@ TIME_ZONES = (
 MoveKind = Literal["play", "burn", "pass", "auto_pass", "yield"]
 EntryKind = Literal[
     MoveKind,
-    Literal["revolt", "declare", "yaotou", "wutou"],
+    Literal["answered", "returned", "revolt", "no_revolt", "declare", "no_declare", "yaotou", "wutou"],
     Literal["trick_won", "opened", "out", "men", "burn_won", "burn_failed", "free_for_all"],
     Literal["discarded_fours", "round_over", "dealt", "jie_shao", "fan_shao", "tuoguan", "back"],
 ]
@@ -126,7 +126,9 @@ class Entry:
 
 
 MOVES: frozenset[EntryKind] = frozenset({"play", "burn", "pass", "auto_pass", "yield"})
-DECISIONS: frozenset[EntryKind] = frozenset({"revolt", "declare", "yaotou", "wutou"})
+# A seat's own decisions before the first lead, as the story tells them (a reveal is not one: it tells what
+# every seat answered earlier).
+DECISIONS: frozenset[EntryKind] = frozenset({"answered", "returned", "yaotou", "wutou"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +144,13 @@ class Marks:
     # round's last move but before the summary was posted left the players without a Next button; the next
     # start posts it (issue 14, found by benches/crash.py: the table "hung" waiting on a tap nobody could make).
     summarized: bool = False
+    # The questions before the first lead share one deadline from when they were asked: which set of them the
+    # table waits on ("round:deal:step") and since when.
+    asked_stage: str | None = None
+    asked_since: datetime | None = None
+    # The version at which each asked seat's present question was put to him: his question message is for it
+    # once delivered at that version or later (a restart then does not send it again).
+    asked_at: tuple[tuple[int, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -150,6 +159,9 @@ class Marks:
             "nudged": self.nudged,
             "glossed": sorted(self.glossed),
             "summarized": self.summarized,
+            "asked_stage": self.asked_stage,
+            "asked_since": None if self.asked_since is None else self.asked_since.isoformat(),
+            "asked_at": [list(pair) for pair in self.asked_at],
         }
 
     @classmethod
@@ -162,7 +174,16 @@ class Marks:
             nudged=data.get("nudged"),
             glossed=frozenset(data.get("glossed", ())),
             summarized=bool(data.get("summarized", False)),
+            asked_stage=data.get("asked_stage"),
+            asked_since=None
+            if data.get("asked_since") is None
+            else datetime.fromisoformat(data["asked_since"]),
+            asked_at=tuple((int(seat), int(version)) for seat, version in data.get("asked_at", ())),
         )
+
+    def asked_since_version(self, seat: int) -> int | None:
+        """The version at which the seat's present question before the first lead was put to him."""
+        return next((version for s, version in self.asked_at if s == seat), None)
 
     def since_last_move(self, seat: int) -> tuple[Entry, ...]:
         """What happened since this seat's last decision of his own: the 要不起 the table passed for him, a

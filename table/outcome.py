@@ -103,6 +103,9 @@ class Outcome:
     # Private messages (user, message) whose buttons belong to a turn that is over: the player acted from
     # another message (one a restart sent, say).
     stale: tuple[tuple[int, int], ...] = ()
+    # Before the first lead: the seats asked a question they were not asked before (each gets a message that
+    # asks it; the others' questions stand, their messages unchanged).
+    asked_anew: frozenset[int] = field(default_factory=frozenset)
 
     @property
     def events(self) -> tuple[Event, ...]:

@@ -21,7 +21,7 @@ from .errors import (
     StaleVersion,
 )
 from .load import read_table
-from .model import Marks
+from .model import Marks, Table
 from .outcome import CameBack, Nudged, Outcome, SeatFreed
 from .stretch import advance
 
@@ -52,19 +52,20 @@ class Play:
         async with ctx.turn(table_id):
             async with ctx.uow() as uow:
                 table = await read_table(uow, table_id, ctx.matches)
-                if version is not None and version != table.version and table.seat_of(user_id) is not None:
+                seat = table.seat_of(user_id)
+                if version is not None and version != table.version and seat is not None:
                     if update_id is not None and await uow.updates.seen(update_id):
                         raise AlreadyProcessed(update_id)
-                    raise StaleVersion(table_id, version, table.version)
-            seat = table.seat_of(user_id)
+                    if not _still_asked(table, seat.n, action):
+                        raise StaleVersion(table_id, version, table.version)
             if seat is None:
                 raise NotSeated(table_id)
             match = table.match
             if not table.playing or match is None or match.current_player is None:
                 raise NoRoundInPlay(table_id)
-            if match.current_player != seat.n:
+            if seat.n not in match.asked:
                 raise NotYourTurn(seat.n, match.current_player)
-            reason = match.illegal_reason(action)
+            reason = match.illegal_reason(action, seat.n)
             if reason is not None:
                 raise IllegalMove(reason)
             armed = frozenset(d.kind for d in policy.deadlines(table, match, ctx.clock()))
@@ -82,7 +83,7 @@ class Play:
             outcome = await advance(
                 ctx,
                 table.with_seat(me),
-                (action, "player"),
+                (seat.n, action, "player"),
                 seats=changed,
                 update_id=update_id,
                 armed=armed,
@@ -91,17 +92,19 @@ class Play:
             return replace(outcome, stale=stale) if stale else outcome
 
     async def nudge(self, table_id: int, user_id: int) -> Outcome:
-        """催一下: a seated player reminds the player to act, at most once per turn."""
+        """催一下: a seated player reminds the players the table waits on, at most once per turn."""
         ctx = self.ctx
         async with ctx.turn(table_id):
             table = await ctx.load(table_id)
             nudger = table.seat_of(user_id)
             if nudger is None:
                 raise NotSeated(table_id)
-            seat = table.to_act
-            if seat is None or not seat.plays_himself:
+            waiting = policy.waits_on(table, table.match)
+            if not waiting:
                 raise NoRoundInPlay(table_id)
-            if seat.user_id == user_id:
+            # The players the table waits on (before the first lead, every one still to answer), but him.
+            others = [s for s in waiting if s.user_id != user_id]
+            if not others:
                 raise NotAllowed(table_id)  # it is his own turn
             if table.marks.nudged == table.version:
                 raise NothingToDo("nudged already this turn")
@@ -112,14 +115,21 @@ class Play:
                     raise StaleVersion(table_id, table.version)
                 await uow.commit()
                 due = await turn_due(uow, table)
-            return Outcome(table=replace(table, marks=marks, due=due), notices=(Nudged(seat.n, nudger.n),))
+            return Outcome(
+                table=replace(table, marks=marks, due=due),
+                notices=tuple(Nudged(s.n, nudger.n) for s in others),
+            )
 
-    async def next_round(self, table_id: int, user_id: int | None, version: int | None = None) -> Outcome:
-        """Deal the next round: the previous round's debts are paid first (R10), its 大落 leads (R1.4)."""
+    async def next_round(
+        self, table_id: int, user_id: int | None, version: int | None = None, *, is_admin: bool = False
+    ) -> Outcome:
+        """Deal the next round: the previous round's debts are paid first (R10), its 大落 leads (R1.4). A seated
+        player, the table's creator or a group admin may (one who left the match may still deal on)."""
         ctx = self.ctx
         async with ctx.turn(table_id):
             table = await ctx.load(table_id)
-            if user_id is not None and table.seat_of(user_id) is None:
+            allowed = is_admin or user_id is None or user_id == table.created_by or table.seat_of(user_id)
+            if not allowed:
                 raise NotSeated(table_id)
             if version is not None and version != table.version:
                 raise StaleVersion(table_id, version, table.version)
@@ -166,3 +176,13 @@ class Play:
                 all_hands=True,
                 notices=[SeatFreed(s.n, s.user_id or 0, s.name, s.language) for s in left],
             )
+
+
+def _still_asked(table: Table, seat: int, action: Action) -> bool:
+    """Before the first lead every seat concerned is asked at once and each answer makes a new version: a
+    button drawn before another seat answered still answers the question it shows while that seat is asked it
+    (a tap of a question already answered, or of one that changed, is refused as out of date)."""
+    match = table.match
+    if match is None or not table.playing or match.question(seat) is None:
+        return False
+    return match.is_legal(action, seat)

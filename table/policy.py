@@ -8,12 +8,14 @@ are played by the computer at the table's level, a player who may only pass is p
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Final, Literal
 
 from engine import Action, Match
 from engine.actions import PASS
+from engine.phases import P_PLAY
 
 from .model import Seat, Table
 
@@ -59,30 +61,52 @@ def rng_of(table: Table, salt: int) -> random.Random:
     return random.Random(seed_of(table, salt))
 
 
-def automatic(table: Table, match: Match) -> Automatic | None:
-    """Whether the seat to act moves without anyone tapping: played by the computer, or passed (R4.3: 要不起);
-    None when the table waits for a player (or for nobody)."""
-    cur = match.current_player
-    if cur is None or not table.playing:
+def automatic(table: Table, match: Match, late: Collection[int] = ()) -> tuple[int, Automatic] | None:
+    """The next seat that moves without anyone tapping, and how: played by the computer (a computer seat, a
+    seat on 托管, a ``late`` player whose time ran out: before the first lead every such seat asked answers at
+    once), or passed (R4.3: 要不起); None when the table waits only on players (or on nobody)."""
+    if not table.playing:
         return None
-    seat = table.seat(cur)
-    if seat is None or not seat.plays_himself:
-        return "computer"
-    if match.only_pass():
-        return "pass"
+    for n in match.asked:
+        seat = table.seat(n)
+        if seat is None or not seat.plays_himself or n in late:
+            return n, "computer"
+        if match.step == P_PLAY and match.only_pass():
+            return n, "pass"
     return None
 
 
-def deadlines(table: Table, match: Match | None, now: datetime) -> tuple[Deadline, ...]:
-    """What the table waits for at this state: a player's turn time, and a reminder at half time."""
-    cur = match.current_player if match is not None and table.playing else None
-    seat = table.seat(cur) if cur is not None else None
-    if seat is None or not seat.plays_himself:
+def waits_on(table: Table, match: Match | None) -> list[Seat]:
+    """The players the table waits on: the one to act, or before the first lead each asked player who plays
+    himself."""
+    if match is None or not table.playing:
+        return []
+    seats = (table.seat(n) for n in match.asked)
+    return [s for s in seats if s is not None and s.plays_himself]
+
+
+def prompted(table: Table, seat: Seat) -> bool:
+    """Whether the seat's turn message (or his question's) was delivered for what he is asked now: during the
+    play for this version; before the first lead at the version his question was put or later (the others'
+    answers make versions of their own)."""
+    if seat.prompted is None:
+        return False
+    put = table.marks.asked_since_version(seat.n)
+    return seat.prompted >= put if put is not None else seat.prompted == table.version
+
+
+def deadlines(
+    table: Table, match: Match | None, now: datetime, *, since: datetime | None = None
+) -> tuple[Deadline, ...]:
+    """What the table waits for at this state: a player's turn time (before the first lead one for every
+    question of the stage, counted ``since`` it opened), and a reminder at half time."""
+    if not waits_on(table, match):
         return ()
+    start = since or now
     seconds = table.group.turn_seconds
-    planned = [Deadline(TIMEOUT, now + timedelta(seconds=seconds))]
+    planned = [Deadline(TIMEOUT, start + timedelta(seconds=seconds))]
     if seconds >= REMIND_FROM_S:
-        planned.append(Deadline(REMINDER, now + timedelta(seconds=seconds / 2)))
+        planned.append(Deadline(REMINDER, start + timedelta(seconds=seconds / 2)))
     return tuple(planned)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine import Action
-from storage.records import Standing, Stats
+from storage.records import Standing, Stats, UserRecord
 
 from . import stretch
 from .context import Context, turn_due
@@ -58,6 +58,11 @@ class Reads:
                 await uow.users.leaderboard(group_id),
             )
 
+    async def user(self, user_id: int) -> UserRecord | None:
+        """What the bot keeps of a user (his name, language, time zone, record)."""
+        async with self.ctx.uow() as uow:
+            return await uow.users.get(user_id)
+
     async def player_record(self, user_id: int) -> Stats | None:
         """The user's record over every group."""
         async with self.ctx.uow() as uow:
@@ -70,6 +75,6 @@ class Reads:
         seat = table.seat_of(user_id)
         if seat is None:
             raise NotSeated(table_id)
-        if table.version != version or table.match is None or table.match.current_player != seat.n:
+        if table.version != version or table.match is None or seat.n not in table.match.asked:
             raise StaleVersion(table_id, version, table.version)
-        return await stretch.computer_move(self.ctx, table, table.match, None, 0)
+        return await stretch.computer_move(self.ctx, table, table.match, seat.n, 0)

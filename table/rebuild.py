@@ -26,5 +26,5 @@ async def rebuild_round(uow: UnitOfWork, table_id: int, round_no: int) -> Match:
                 match.rules = Rules.from_dict(dealt.rules)  # house rules changed between rounds (/settings)
             match.next_round()
         else:
-            match.apply(parse_action(entry.action))
+            match.apply(parse_action(entry.action), entry.seat)  # before the first lead, any asked seat
     return match

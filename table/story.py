@@ -5,18 +5,28 @@ the trick on the table, the big moments), and the 要不起 marks of R4.3 that t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Literal
 
 from engine import Event
 from engine.actions import PASS
 
 from .model import RECENT_MAX, Entry, EntryKind, Marks, Table, last_decision, trick_start
-from .outcome import CameBack, Move, Notice, TimedOut, WentAutoplay
+from .outcome import CameBack, Move, Notice, WentAutoplay
 
 # The engine's words for what the story tells, as its entries' kinds: the moves, the decisions before the
 # play, and the engine events that are a moment of their own.
 _MOVES: dict[str, EntryKind] = {k: k for k in ("play", "burn", "pass", "yield")}
-_DECISIONS: dict[str, EntryKind] = {k: k for k in ("revolt", "declare", "yaotou", "wutou")}
+_DECISIONS: dict[str, EntryKind] = {
+    "answered": "answered",  # a sealed answer given (革命, 宣点): who answered, not what
+    "returned": "returned",  # 还贡, shown at once
+    "revolt": "revolt",  # the reveal, once every answer is in
+    "no_revolt": "no_revolt",
+    "declared": "declare",
+    "no_declare": "no_declare",
+    "yaotou": "yaotou",
+    "wutou": "wutou",
+}
 _MOMENTS: dict[str, EntryKind] = {
     k: k
     for k in (
@@ -59,18 +69,24 @@ def marks_after(
             action.kind == PASS and m.actor == "computer" and seat is not None and seat.plays_himself
         )
         kind = "auto_pass" if automatic_pass else _MOVES.get(action.kind)
+        actor: Literal["timeout", "computer"] | None = None
+        if m.actor == "timeout":
+            actor = "timeout"
+        elif m.actor == "computer" and seat is not None and seat.human and not automatic_pass:
+            actor = "computer"  # his seat on 托管: not his own decision
         if kind is not None:
             other = next((e.other for e in m.events if e.kind == "burned"), None)
-            actor: Literal["timeout", "computer"] | None = None
-            if m.actor == "timeout":
-                actor = "timeout"
-            elif m.actor == "computer" and seat is not None and seat.human and not automatic_pass:
-                actor = "computer"  # his seat on 托管: not his own decision
             recent.append(Entry(seq + i, kind, m.seat, action.cards, other, None, actor))
-        elif action.kind in _DECISIONS:
-            recent.append(Entry(seq + i, _DECISIONS[action.kind], m.seat))
         for e in m.events:
-            if e.kind == "burn_broken":
+            if e.kind in _DECISIONS:
+                # A sealed answer shows only that the seat answered; the answers come out together (revealed).
+                mine = e.kind in ("answered", "yaotou", "wutou", "returned") and e.seat == m.seat
+                recent.append(
+                    Entry(
+                        seq + i, _DECISIONS[e.kind], e.seat, e.cards, e.other, None, actor if mine else None
+                    )
+                )
+            elif e.kind == "burn_broken":
                 # R6.5 反烧 when the breaker burns the burn play, else R6.4 解烧.
                 again = any(x.kind == "burned" and x.seat == e.other for x in m.events)
                 recent.append(Entry(seq + i, "fan_shao" if again else "jie_shao", e.other, other=e.seat))
@@ -80,16 +96,11 @@ def marks_after(
                 passed.clear()
             elif e.kind == "passed" and automatic_pass and m.seat is not None:
                 passed.add(m.seat)
-    for notice in notices:
-        if isinstance(notice, TimedOut) and notice.autoplay:  # after the move the computer made for him
-            recent.insert(
-                start + 1 if start < len(recent) else len(recent), Entry(seq + 1, "tuoguan", notice.seat)
-            )
+        if m.actor == "timeout" and seat is not None and seat.autoplay:
+            recent.append(Entry(seq + i, "tuoguan", m.seat))  # a second time-out: the computer keeps his seat
     told = tuple(recent[start:])
     recent = recent[_kept_from(table, recent) :]
-    new = Marks(
-        auto_passed=frozenset(passed), recent=tuple(recent), nudged=marks.nudged, glossed=marks.glossed
-    )
+    new = replace(marks, auto_passed=frozenset(passed), recent=tuple(recent))
     return (marks if new == marks else new), told
 
 

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine import Action, Event, IllegalAction, Match
+from engine.phases import P_HEAD as S_HEAD
+from engine.phases import S_STAGE
 from storage.records import TableChanges
 
 from . import policy
@@ -26,23 +28,22 @@ from .story import marks_after
 MAX_AUTOMATIC = 2000  # a whole round of computer moves stays far below this
 
 
-async def computer_move(ctx: Context, table: Table, match: Match, seat: Seat | None, salt: int) -> Action:
-    """The computer's move for the seat to act, decided from that seat's view alone."""
-    cur = match.current_player
-    assert cur is not None
-    legal = match.legal_actions()
+async def computer_move(ctx: Context, table: Table, match: Match, seat: int, salt: int) -> Action:
+    """The computer's move for ``seat`` (the seat to act, or before the first lead any asked seat), decided
+    from that seat's view alone."""
+    legal = match.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
     action = await ctx.decide(
-        policy.level_of(table, seat), match.view(cur), legal, policy.seed_of(table, salt)
+        policy.level_of(table, table.seat(seat)), match.view(seat), legal, policy.seed_of(table, salt)
     )
-    return action if action in legal or match.is_legal(action) else legal[0]
+    return action if action in legal or match.is_legal(action, seat) else legal[0]
 
 
 async def advance(
     ctx: Context,
     table: Table,
-    first: tuple[Action, Actor] | None,
+    first: tuple[int, Action, Actor] | None,
     *,
     seats: Sequence[Seat] = (),
     new_seats: Sequence[Seat] = (),
@@ -54,37 +55,55 @@ async def advance(
     update_id: int | None = None,
     all_hands: bool = False,
     armed: frozenset[DeadlineKind] | None = None,
+    late: Sequence[int] = (),
 ) -> Outcome:
     """Play ``first`` (if any) and every automatic move after it on the table's match, then write it all in
     one unit of work: the new version, the log, the seats changed, the round's result, the next deadlines.
 
     ``table`` already holds the seats as they are to be (``seats``: those to write, ``new_seats``: those to
     add); its match is changed in place. ``armed``: the kinds of deadline the table had, when the caller
-    knows them."""
+    knows them. ``late``: players whose time ran out: the computer makes their move (or answers their question
+    before the first lead) once, as a time-out."""
     match = table.match
     assert match is not None
     moves: list[Move] = []
-    nxt: tuple[Action, Actor] | None = first
+    asked_before = frozenset() if dealt else _questions(match)
+    waiting = set(late)
+    nxt: tuple[int, Action, Actor] | None = first
     if nxt is None:
-        nxt = await _automatic(ctx, table, match, 0)
+        nxt = await _automatic(ctx, table, match, 0, waiting)
     while nxt is not None and len(moves) <= MAX_AUTOMATIC:
-        action, actor = nxt
-        mover = match.current_player
+        mover, action, actor = nxt
         try:
-            events = tuple(match.apply(action))
+            events = tuple(match.apply(action, mover))
         except IllegalAction as e:  # the player's move was judged legal before; a computer's always is
             raise IllegalMove(e.reason) from None
         moves.append(Move(mover, action, actor, events))
-        nxt = await _automatic(ctx, table, match, len(moves))
+        nxt = await _automatic(ctx, table, match, len(moves), waiting)
 
     entries = [*((None, word) for word in logged), *((m.seat, str(m.action)) for m in moves)]
     seq = table.last_seq + len(entries)
+    now = ctx.clock()
     marks, told = marks_after(table, moves, notices, dealt, table.last_seq + len(logged))
+    # The questions before the first lead share one deadline, counted from when they were asked.
+    asked_anew = _asked_anew(asked_before, match)
+    stage = _stage_of(match)
+    if stage is None:
+        marks = replace(marks, asked_since=None, asked_stage=None, asked_at=())
+    else:
+        if marks.asked_since is None or marks.asked_stage != stage:
+            marks = replace(marks, asked_since=now, asked_stage=stage)
+        put = table.version + 1  # the version this write makes (tables.save bumps it by one)
+        asked = {n: marks.asked_since_version(n) for n in match.asked}
+        marks = replace(
+            marks,
+            asked_at=tuple((n, put if n in asked_anew or v is None else v) for n, v in sorted(asked.items())),
+        )
     write: TableChanges = {**(changes or {}), "match": match, "last_seq": seq}
     if marks != table.marks:
         write["marks"] = marks.to_json()
     after = replace(table, last_seq=seq, marks=marks, match=match)
-    planned = policy.deadlines(after, match, ctx.clock())
+    planned = policy.deadlines(after, match, now, since=marks.asked_since)
     kinds = {d.kind for d in planned}
 
     # The writes come last, with nothing slow between them: on SQLite they hold the database's one write
@@ -141,19 +160,44 @@ async def advance(
         prompt=True,
         hands=hands,
         told=told,
+        asked_anew=asked_anew,
     )
 
 
-async def _automatic(ctx: Context, table: Table, match: Match, salt: int) -> tuple[Action, Actor] | None:
-    how = policy.automatic(table, match)
-    if how is None:
+async def _automatic(
+    ctx: Context, table: Table, match: Match, salt: int, late: set[int]
+) -> tuple[int, Action, Actor] | None:
+    found = policy.automatic(table, match, late)
+    if found is None:
         return None
+    seat, how = found
     if how == "pass":
-        return policy.PASS_ACTION, "computer"
-    cur = match.current_player
-    return await computer_move(
-        ctx, table, match, table.seat(cur) if cur is not None else None, salt
-    ), "computer"
+        return seat, policy.PASS_ACTION, "computer"
+    actor: Actor = "computer"
+    if seat in late:
+        late.discard(seat)  # once: his next turn waits for him again
+        actor = "timeout"
+    return seat, await computer_move(ctx, table, match, seat, salt), actor
+
+
+def _questions(match: Match) -> frozenset[tuple[int, int, int, str]]:
+    """What each seat is asked before the first lead: (round, deal, seat, question)."""
+    if match.step not in (S_STAGE, S_HEAD):
+        return frozenset()
+    found = ((n, match.question(n)) for n in match.asked)
+    return frozenset((match.round_no, match.deal_no, n, q.kind) for n, q in found if q is not None)
+
+
+def _asked_anew(before: frozenset[tuple[int, int, int, str]], match: Match) -> frozenset[int]:
+    """The seats asked a question they were not asked before this stretch: each gets a message that asks it."""
+    return frozenset(n for (_r, _d, n, _k) in _questions(match) - before)
+
+
+def _stage_of(match: Match) -> str | None:
+    """Which set of questions the table waits on (one deadline for them all), or None during the play."""
+    if match.step not in (S_STAGE, S_HEAD):
+        return None
+    return f"{match.round_no}:{match.deal_no}:{match.step}"
 
 
 async def _count_finished_round(uow: UnitOfWork, table: Table, match: Match) -> None:

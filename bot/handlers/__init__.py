@@ -27,7 +27,7 @@ from .group import (
     cmd_table,
     on_migrated,
 )
-from .private import cmd_back, cmd_hand, cmd_start, on_private_text
+from .private import cmd_back, cmd_hand, cmd_start, cmd_zone, on_private_text
 from .settings import cmd_settings
 
 GROUP_COMMANDS = (
@@ -75,6 +75,7 @@ def register(app: GoujiApplication) -> None:
     app.add_handler(CommandHandler("start", cmd_start))
     app.add_handler(CommandHandler("back", cmd_back, filters=private))
     app.add_handler(CommandHandler("hand", cmd_hand))
+    app.add_handler(CommandHandler("zone", cmd_zone))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrated))
     app.add_handler(
         MessageHandler(private & filters.TEXT & filters.Regex(r"^/p(@\w+)?(\s|$)"), on_private_text)
@@ -104,6 +105,7 @@ def command_lists(lang: str) -> tuple[list[BotCommand], list[BotCommand]]:
         BotCommand("hand", t(lang, "your cards now, the play on the table, whose turn")),
         BotCommand("p", t(lang, "play cards, e.g. /p 888B")),
         BotCommand("back", t(lang, "take your seat back from 托管")),
+        BotCommand("zone", t(lang, "your own time zone for your deadlines")),
         BotCommand("help", about["help"]),
     ]
     return group, private

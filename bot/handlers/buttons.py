@@ -27,8 +27,10 @@ from ..i18n import t
 from ..keyboards import hand_keyboard, stop_keyboard
 from ..texts.player import action_label, hand_text, turn_text
 from ..texts.words import reader_language
+from .common import is_admin
 from .context import CustomContext
-from .group import add_computers, begin, leave, may_stop, seat_user, stop
+from .group import add_computers, begin, leave, seat_user, stop
+from .private import on_zone
 from .refusals import refusal
 from .settings import on_setting
 
@@ -47,6 +49,9 @@ async def on_callback(update: Update, context: CustomContext) -> None:
         return
     if isinstance(button, codec.Setting):
         await on_setting(update, context, button)
+        return
+    if isinstance(button, codec.Zone):
+        await on_zone(update, context, button)
         return
     desk = context.desk
     service = desk.service
@@ -85,7 +90,7 @@ async def on_callback(update: Update, context: CustomContext) -> None:
         await desk.after_all(outcomes)
         return
     match = table.match
-    if match is None or table.version != button.version or match.current_player != seat.n:
+    if match is None or seat.n not in match.asked or not _drawn_for_now(table, seat.n, button):
         await query.answer(t(lang, OUT_OF_DATE))
         _drop_buttons(context, update)
         return
@@ -204,9 +209,18 @@ async def on_lobby(update: Update, context: CustomContext, table: Table, button:
         await desk.after(Outcome(table=fresh, repost=True))
         return
     if button.what in ("next", "stop", "stopok", "keep"):
-        # Next round is a seated player's; stopping also the creator's or a group admin's (stop() judges).
-        if table.seat_of(user.id) is None and button.what == "next":
-            await query.answer(t(lang, "You are not seated at this table."), show_alert=True)
+        # A seated player, the table's creator or a group admin (asked of Telegram only when it matters).
+        may = button.what == "keep" or table.seat_of(user.id) is not None or user.id == table.created_by
+        admin = False
+        if not may:
+            admin = await is_admin(update, context)
+        if not (may or admin):
+            await query.answer(
+                t(lang, "You are not seated at this table.")
+                if button.what == "next"
+                else refusal(lang, NotAllowed(table.id), "stop"),
+                show_alert=True,
+            )
             return
         # Drawn for their version: an old summary's or an old question's buttons do nothing to the match now.
         if table.version != button.version:
@@ -219,9 +233,6 @@ async def on_lobby(update: Update, context: CustomContext, table: Table, button:
                 desk.outbox.delete(table.group_id, query.message.message_id)
             return
         if button.what == "stop":
-            if not await may_stop(update, context, table):
-                await query.answer(refusal(lang, NotAllowed(table.id), "stop"), show_alert=True)
-                return
             await query.answer()
             desk.outbox.send(
                 table.group_id,
@@ -242,7 +253,7 @@ async def on_lobby(update: Update, context: CustomContext, table: Table, button:
             await query.answer(t(lang, OUT_OF_DATE))
             return
         try:
-            outcome = await desk.service.play.next_round(table.id, user.id, button.version)
+            outcome = await desk.service.play.next_round(table.id, user.id, button.version, is_admin=admin)
         except TableError as e:
             await query.answer(refusal(lang, e, "next_round"))
             return
@@ -277,3 +288,12 @@ async def on_lobby(update: Update, context: CustomContext, table: Table, button:
 
 
 __all__ = ["on_callback"]
+
+
+def _drawn_for_now(table: Table, seat: int, button: codec.Act | codec.Compose | codec.Hint) -> bool:
+    """A composer's or hint's button acts on the table as it was drawn for; before the first lead, while the
+    seat is still asked to give back cards (还贡), the composer stays good whoever answered meanwhile."""
+    if table.version == button.version:
+        return True
+    question = table.match.question(seat) if table.match is not None else None
+    return isinstance(button, codec.Compose) and question is not None and question.kind == "return"

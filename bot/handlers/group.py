@@ -13,7 +13,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.helpers import create_deep_linked_url
 
 from engine import Rules
-from table import NotAllowed, Outcome, Table, TableError, TableNotFound
+from table import NotAllowed, Nudged, Outcome, Table, TableError, TableNotFound
 
 from ..i18n import t
 from ..keyboards import stop_keyboard
@@ -217,9 +217,11 @@ async def cmd_nudge(update: Update, context: CustomContext, table: Table) -> Non
         await reply(context, update, refusal(lang, e, "nudge"))
         return
     await context.desk.after(outcome)
-    seat = outcome.table.to_act
-    name = seat_infos(outcome.table, lang)[seat.n].name if seat is not None else "?"
-    await reply(context, update, t(lang, "👋 Reminded {name} (催一下).", name=name))
+    infos = seat_infos(outcome.table, lang)
+    names = "、".join(
+        infos[n.seat].name for n in outcome.notices if isinstance(n, Nudged) and n.seat in infos
+    )
+    await reply(context, update, t(lang, "👋 Reminded {name} (催一下).", name=names or "?"))
 
 
 async def cmd_rules(update: Update, context: CustomContext) -> None:

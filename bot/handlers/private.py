@@ -10,7 +10,9 @@ from engine import Action
 from engine.match import parse_typed
 from table import LOBBY, AlreadyProcessed, Outcome, Table, TableError, TableNotFound
 
+from .. import codec
 from ..i18n import t
+from ..keyboards import zone_keyboard
 from ..texts.answers import help_text
 from ..texts.player import hand_text
 from ..texts.words import MAX_MESSAGE, reader_language
@@ -67,6 +69,38 @@ async def cmd_back(update: Update, context: CustomContext) -> None:
         await reply(context, update, t(context.language, "You are not on 托管 anywhere."))
     # Back: one message per table, his hand or his turn (the presenter's, for CameBack).
     await context.desk.after_all(outcomes)
+
+
+async def cmd_zone(update: Update, context: CustomContext) -> None:
+    """/zone in private: the player's own time zone for the deadlines in his private chat (a group keeps its
+    own for the table it shows)."""
+    user = update.effective_user
+    assert user is not None
+    lang = context.language
+    if not in_private(update):
+        await reply(context, update, t(lang, "Send /zone to me in private: it sets your own time zone."))
+        return
+    record = await context.desk.service.reads.user(user.id)
+    zone = record.time_zone if record is not None else None
+    await reply(context, update, zone_text(lang, zone), zone_keyboard(lang, zone))
+
+
+async def on_zone(update: Update, context: CustomContext, button: codec.Zone) -> None:
+    query, user = update.callback_query, update.effective_user
+    assert query is not None and user is not None
+    lang = context.language
+    await context.desk.service.deliveries.set_zone(user.id, button.zone)
+    await query.answer(t(lang, "Saved."))
+    if query.message is not None:
+        context.desk.outbox.edit(
+            user.id, query.message.message_id, zone_text(lang, button.zone), zone_keyboard(lang, button.zone)
+        )
+
+
+def zone_text(lang: str, zone: str | None) -> str:
+    if zone is None:
+        return t(lang, "Your deadlines are shown in each group's time zone. Choose your own:")
+    return t(lang, "Your deadlines are shown in {zone} time. Choose another:", zone=zone)
 
 
 async def cmd_hand(update: Update, context: CustomContext) -> None:
@@ -138,8 +172,8 @@ async def on_private_text(update: Update, context: CustomContext) -> None:
         table
         for table in seated
         if (seat := table.seat_of(user.id)) is not None
-        and table.to_act is not None
-        and table.to_act.n == seat.n
+        and table.match is not None
+        and seat.n in table.match.asked
     ]
     if len(mine) > 1 and msg.reply_to_message is not None:
         replied = msg.reply_to_message.message_id

@@ -20,6 +20,7 @@ from .words import (
     MAX_MESSAGE,
     SeatInfo,
     cards_text,
+    debt_waived_text,
     debt_word,
     duration_text,
     entry_text,
@@ -33,6 +34,7 @@ from .words import (
     team_name,
     top_line,
     turn_line,
+    waived_text,
 )
 
 TRICK_MAX = 30  # moves of a trick the group table shows before folding the older ones into a count
@@ -90,6 +92,8 @@ def _deal_announcements(lang: str, events: Sequence[Event], seats: dict[int, Sea
         elif k == "declared":
             b = name((e.seat + 3) % 6 if e.seat is not None else None)
             out.append(t(lang, "{a} declares 宣点 against {b}", a=name(e.seat), b=b))
+        elif k in ("tribute_short", "tribute_exempt"):
+            out.append(waived_text(lang, e, name(e.seat), name(e.other)))
         elif k.startswith("tribute_") and e.cards is not None:
             kind = debt_word(lang, k.removeprefix("tribute_"))
             out.append(
@@ -222,7 +226,8 @@ def table_text(lang: str, table: Table, now: datetime) -> str:
             marks.append(t(lang, "托管"))
         if info and info.computer:
             marks.append(t(lang, "computer"))
-        pointer = "▶ " if s == current else "   "
+        # Before the first lead every seat still to answer is pointed at: they answer at once.
+        pointer = "▶ " if s == current or any(q.seat == s for q in view.asked) else "   "
         who = t(lang, "{n}. {name} ({team})", n=s + 1, name=name, team=team_name(lang, s))
         lines.append(pointer + sentences(lang, who, " · ".join(marks)))
     lines.append("")
@@ -285,6 +290,20 @@ def summary_text(lang: str, table: Table) -> str:
                     payer=payer.name if payer else "?",
                     receiver=receiver.name if receiver else "?",
                     kind=debt_word(lang, d.kind),
+                )
+            )
+    if result.waived:
+        lines.append(t(lang, "Waived:"))
+        for w in result.waived:
+            payer, receiver = seats.get(w.debt.payer), seats.get(w.debt.receiver)
+            lines.append(
+                "  "
+                + t(
+                    lang,
+                    "{payer} → {receiver}: {what}",
+                    payer=payer.name if payer else "?",
+                    receiver=receiver.name if receiver else "?",
+                    what=debt_waived_text(lang, w.debt.n, debt_word(lang, w.debt.kind), w.why),
                 )
             )
     a, b = view.team_totals

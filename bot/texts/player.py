@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from engine import Action
+from engine import Action, Event
 from engine.actions import BURN, PASS, YIELD
 from engine.cards import ACE, RANKS, SMALL, TWO, Counts, format_cards
 from engine.cards import BIG as BIG_JOKER
@@ -38,14 +38,17 @@ from ..i18n import t, tn
 from .words import (
     SeatInfo,
     cards_text,
+    debt_waived_text,
     debt_word,
     entry_text,
     place_name,
+    reader_zone,
     seat_infos,
     sentences,
     story_line,
     top_line,
     turn_line,
+    waived_text,
     when_text,
 )
 
@@ -104,7 +107,7 @@ def turn_text(lang: str, table: Table, seat: int, now: datetime, selection: Coun
     lines.append("")
     lines.append(why_text(lang, table, view, seat, seats))
     if table.due is not None:
-        lines.append("⏳ " + when_text(lang, table.due, now, table.group.time_zone))
+        lines.append("⏳ " + when_text(lang, table.due, now, reader_zone(table, seat)))
     if selection is not None and sum(selection) > 0:
         lines.append(t(lang, "Selected: {cards}", cards=format_cards(selection)))
     return "\n".join(lines)
@@ -117,21 +120,28 @@ def why_text(lang: str, table: Table, view: PublicView, seat: int, seats: dict[i
         info = seats.get(s)
         return info.name if info else "?"
 
-    if view.phase == P_RETURN and view.returning is not None:
-        _receiver, payer, n = view.returning
-        return tn(
-            lang,
-            "还贡: choose {n} card to give back to {name}, then tap Give back.",
-            "还贡: choose {n} cards to give back to {name}, then tap Give back.",
-            n,
-            name=name(payer),
-        )
-    if view.phase == P_REVOLT:
-        return t(lang, "You hold no jokers and no 2s: declare 革命? (you lay your hand down and rank 四科)")
-    if view.phase == P_HEAD:
-        return t(lang, "Your 对头 revolted: 要头 (your first three gouji are 够死级) or 无头?")
-    if view.phase == P_DECLARE:
-        return t(lang, "宣点 against your 对头? (higher 点贡 either way)")
+    assert table.match is not None
+    question = table.match.question(seat)
+    if question is not None:
+        # Asked of every seat concerned at once, answered in any order (engine/RULES-DECISIONS.md).
+        sealed = t(lang, "Everyone answers at once; the answers are shown when all are in.")
+        if question.kind == P_RETURN:
+            return tn(
+                lang,
+                "还贡: choose {n} card to give back to {name}, then tap Give back.",
+                "还贡: choose {n} cards to give back to {name}, then tap Give back.",
+                question.n,
+                name=name(question.to if question.to is not None else -1),
+            )
+        if question.kind == P_REVOLT:
+            return sentences(
+                lang,
+                t(lang, "You hold no jokers and no 2s: declare 革命? (you lay your hand down and rank 四科)"),
+                sealed,
+            )
+        if question.kind == P_HEAD:
+            return t(lang, "Your 对头 revolted: 要头 (your first three gouji are 够死级) or 无头?")
+        return sentences(lang, t(lang, "宣点 against your 对头? (higher 点贡 either way)"), sealed)
     top = view.top
     compose = t(lang, "Tap ranks, then Play, or type it (TTTT2, pass).")
     if top is None:
@@ -199,10 +209,10 @@ def hand_text(lang: str, table: Table, seat: int, now: datetime) -> str:
     lines = [f"[{table.title}] " + t(lang, "round {n}", n=view.round_no), *hand_lines(lang, table, seat)]
     if view.top is not None:
         lines.append(top_line(lang, view, seats))
-    if view.current == seat:
+    if seat in match.asked:
         lines.append(t(lang, "It is your turn: answer in your turn message."))
     elif view.current is not None:
-        lines.append(turn_line(lang, table, view, seats, now))
+        lines.append(turn_line(lang, table, view, seats, now, seat))
     return "\n".join(lines)
 
 
@@ -226,9 +236,14 @@ def deal_text(lang: str, table: Table, seat: int) -> str:
     seats = seat_infos(table, lang)
     lines = [f"[{table.title}] " + t(lang, "round {n} is dealt", n=view.round_no)]
     lines += hand_lines(lang, table, seat)
+    lines += tribute_lines(lang, table, seat)
     me = table.seat(seat)
     if me is not None and me.autoplay:
         lines.append(t(lang, "The computer plays your seat (托管): send /back to play your own cards."))
+    elif table.match.question(seat) is not None:
+        lines.append(t(lang, "Your question before the first lead comes in a message of its own."))
+    elif view.asked:
+        lines.append(t(lang, "The first lead comes once the questions before it are answered."))
     elif view.current is not None and view.current != seat:
         who = seats.get(view.current)
         lines.append(
@@ -423,6 +438,13 @@ def round_end_text(lang: str, table: Table, seat: int) -> str:
                     kind=debt_word(lang, d.kind),
                 )
             )
+    for w in result.waived:
+        if seat in (w.debt.payer, w.debt.receiver):
+            other = seats.get(w.debt.receiver if w.debt.payer == seat else w.debt.payer)
+            lines.append(
+                f"{other.name if other else '?'}: "
+                + debt_waived_text(lang, w.debt.n, debt_word(lang, w.debt.kind), w.why)
+            )
     a, b = view.team_totals
     mine = a if seat % 2 == 0 else b
     lines.append(
@@ -444,3 +466,58 @@ def closed_text(lang: str, table: Table, seat: int) -> str:
         "The table is closed. Your total: {points:+d}. Final standings are in the group.",
         points=totals[seat],
     )
+
+
+def tribute_lines(lang: str, table: Table, seat: int) -> list[str]:
+    """What he gave and got before this round's first lead, as the table was shown it: tribute paid and
+    received (and what was waived, and why), the 3 (or 4) he bought or sold (R8.2, R10)."""
+    assert table.match is not None
+    seats = seat_infos(table, lang)
+
+    def name(s: object) -> str:
+        info = seats.get(s) if isinstance(s, int) else None
+        return info.name if info else "?"
+
+    lines: list[str] = []
+    for e in table.match.shown:
+        kind, payer, other, cards = e["kind"], e.get("seat"), e.get("other"), e.get("cards")
+        if seat not in (payer, other):
+            continue
+        if kind in ("tribute_short", "tribute_exempt"):
+            if payer == seat:
+                lines.append(
+                    waived_text(lang, Event(kind, payer, None, other, e.get("n")), None, name(other))
+                )
+        elif kind.startswith("tribute_") and cards:
+            what = debt_word(lang, kind.removeprefix("tribute_"))
+            if payer == seat:
+                lines.append(t(lang, "You paid {b} {kind}: {cards}", b=name(other), kind=what, cards=cards))
+            else:
+                lines.append(t(lang, "{a} paid you {kind}: {cards}", a=name(payer), kind=what, cards=cards))
+        elif kind in ("bought_three", "bought_four"):
+            rank = "3" if kind == "bought_three" else "4"
+            if payer == seat:
+                lines.append(
+                    t(
+                        lang,
+                        "You got a {rank} from {b}, paying {cards}",
+                        rank=rank,
+                        b=name(other),
+                        cards=cards,
+                    )
+                    if cards
+                    else t(lang, "You got a {rank} from {b}, free", rank=rank, b=name(other))
+                )
+            else:
+                lines.append(
+                    t(
+                        lang,
+                        "{a} got a {rank} from you, paying {cards}",
+                        rank=rank,
+                        a=name(payer),
+                        cards=cards,
+                    )
+                    if cards
+                    else t(lang, "{a} got a {rank} from you, free", rank=rank, a=name(payer))
+                )
+    return lines

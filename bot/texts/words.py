@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from engine import Rules
+from engine import Event, Rules
 from engine.cards import RANKS, Counts, format_cards
 from engine.match import P_DECLARE, P_HEAD, P_OVER, P_PLAY, P_RETURN, P_REVOLT, PublicView
 from engine.round import GOUJI, GOUSI, PLACE_NAMES
@@ -60,6 +60,13 @@ def reader_language(table: Table, seat: int) -> str:
     """The language a seated player reads his private messages in: his Telegram language."""
     s = table.seat(seat)
     return normalise(s.language if s is not None else None, DEFAULT_LANGUAGE)
+
+
+def reader_zone(table: Table, seat: int | None) -> str:
+    """The time zone a reader's deadlines are shown in: a player's own (/zone) in his private chat, else the
+    group's."""
+    s = table.seat(seat) if seat is not None else None
+    return s.time_zone if s is not None and s.time_zone else table.group.time_zone
 
 
 def team_name(lang: str, seat: int) -> str:
@@ -289,8 +296,12 @@ def entry_text(lang: str, e: Entry, seats: dict[int, SeatInfo], me: int | None =
         "dealt": lambda: t(lang, "round {n} dealt", n=e.n),
         "tuoguan": lambda: t(lang, "{a}: 托管 (the computer plays)", a=who),
         "back": lambda: t(lang, "you play again") if mine else t(lang, "{a} plays again", a=who),
+        "answered": lambda: t(lang, "{a} answered", a=who),
+        "returned": lambda: t(lang, "{a} 还贡 to {b}: {cards}", a=who, b=name(e.other), cards=cards),
         "revolt": lambda: t(lang, "✊ you 革命") if mine else t(lang, "✊ {a} 革命", a=who),
+        "no_revolt": lambda: t(lang, "{a}: no 革命", a=who),
         "declare": lambda: t(lang, "you 宣点") if mine else t(lang, "{a} 宣点", a=who),
+        "no_declare": lambda: t(lang, "{a}: no 宣点", a=who),
         "yaotou": lambda: t(lang, "you 要头") if mine else t(lang, "{a} 要头", a=who),
         "wutou": lambda: t(lang, "you 无头") if mine else t(lang, "{a} 无头", a=who),
     }.get(k)
@@ -356,6 +367,14 @@ def top_line(lang: str, view: PublicView, seats: dict[int, SeatInfo]) -> str:
     return line
 
 
+_QUESTION_TEXT = {
+    P_RETURN: lambda lang: t(lang, "还贡"),
+    P_REVOLT: lambda lang: t(lang, "革命?"),
+    P_HEAD: lambda lang: t(lang, "要头 or 无头"),
+    P_DECLARE: lambda lang: t(lang, "宣点?"),
+}
+
+
 def phase_text(lang: str, view: PublicView) -> str:
     return {
         P_RETURN: t(lang, "还贡"),
@@ -367,10 +386,70 @@ def phase_text(lang: str, view: PublicView) -> str:
     }[view.phase]
 
 
-def turn_line(lang: str, table: Table, view: PublicView, seats: dict[int, SeatInfo], now: datetime) -> str:
+def turn_line(
+    lang: str,
+    table: Table,
+    view: PublicView,
+    seats: dict[int, SeatInfo],
+    now: datetime,
+    reader: int | None = None,
+) -> str:
     """Whose turn it is, for what, and until when (the table's ``due``, read with the table)."""
+    if view.asked:
+        # Before the first lead every seat concerned answers at once: who is still to answer, and what.
+        names = "、".join(seats[q.seat].name if q.seat in seats else "?" for q in view.asked)
+        what = " · ".join(dict.fromkeys(_QUESTION_TEXT[q.kind](lang) for q in view.asked))
+        line = t(lang, "Waiting for: {names} ({what})", names=names, what=what)
+        if table.due is not None:
+            line += " · " + when_text(lang, table.due, now, reader_zone(table, reader))
+        return line
     who = seats.get(view.current) if view.current is not None else None
     line = t(lang, "Turn: {name} ({phase})", name=who.name if who else "?", phase=phase_text(lang, view))
     if table.due is not None:
-        line += " · " + when_text(lang, table.due, now, table.group.time_zone)
+        line += " · " + when_text(lang, table.due, now, reader_zone(table, reader))
     return line
+
+
+# ----------------------------------------------------------------------------- tribute waived, and why
+
+
+def debt_waived_text(lang: str, n: int, kind: str, why: str) -> str:
+    """A debt of the round the rules waived: between teammates (R10.4), or replaced by 圈贡 (R10.2)."""
+    if why == "team":
+        return tn(
+            lang,
+            "{n} card of {kind} waived: they are teammates",
+            "{n} cards of {kind} waived: they are teammates",
+            n,
+            kind=kind,
+        )
+    return tn(
+        lang,
+        "{n} card of {kind} waived: 圈贡 replaces it",
+        "{n} cards of {kind} waived: 圈贡 replaces it",
+        n,
+        kind=kind,
+    )
+
+
+def waived_text(lang: str, e: Event, payer: str | None, receiver: str) -> str:
+    """Tribute owed and not paid, and why: 抗贡 (R10.5), or too few naturally dealt R, B or 2 (R10.3).
+    ``payer`` None: the reader himself."""
+    if e.kind == "tribute_exempt":
+        if payer is None:
+            return t(lang, "You owe {b} nothing: 抗贡 ({n} waived)", b=receiver, n=e.n)
+        return t(lang, "{a} owes {b} nothing: 抗贡 ({n} waived)", a=payer, b=receiver, n=e.n)
+    if payer is None:
+        return t(
+            lang,
+            "You have no more naturally dealt 大王, 小王 or 2: {n} owed to {b} waived",
+            b=receiver,
+            n=e.n,
+        )
+    return t(
+        lang,
+        "{a} has no more naturally dealt 大王, 小王 or 2: {n} owed to {b} waived",
+        a=payer,
+        b=receiver,
+        n=e.n,
+    )

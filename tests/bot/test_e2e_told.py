@@ -387,8 +387,8 @@ async def test_burns_broken_and_counter_burned_and_thrown_fours_are_told_to_the_
     bot_app: Application, emulator: TelegramEmulator
 ) -> None:
     """Defect 5: the group read "A 烧 B" and never learned that C broke it (解烧) or burned it back (反烧), nor
-    whose 4s were thrown away at 四户乱缠. Computers play (Ann leaves her seat to them) round after round until
-    each has happened."""
+    whose 4s were thrown away at 四户乱缠. Computers play (Ann leaves her seat to them, and as the table's
+    creator still deals each next round) round after round until each has happened."""
     emu = emulator
     table = await Table.seated(emu, ["Ann"])
     await table.begin()

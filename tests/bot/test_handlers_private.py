@@ -15,7 +15,7 @@ from bot.texts.player import refusal_text
 from engine import Action
 from engine.actions import PLAY
 from engine.cards import NRANKS, RANKS, format_cards
-from table import Table
+from table import Outcome, Table
 
 pytestmark = pytest.mark.unit
 
@@ -140,3 +140,30 @@ async def test_back_from_tuoguan_and_back_when_not_on_it(stage: DeskStage) -> No
     assert len(said) == 1
     assert said[0].startswith(f"[{TITLE}] Welcome back: you play your own cards again.\nYour cards (")
     assert not (await stage.load(table.id)).seat(n.n).autoplay
+
+
+async def test_a_player_sets_his_own_time_zone_and_his_deadlines_follow_it(stage: DeskStage) -> None:
+    """Issue 22: friends in different cities; his deadlines in his time, the group's table in the group's."""
+    from bot import codec
+
+    table = await stage.playing()
+    player = acting(table)
+    await stage.send(stage.message(player, "/zone", chat_id=player))
+    (panel,) = [c for c in stage.bot.calls if c.method == "sendMessage" and c.chat_id == player]
+    assert "each group's time zone" in str(panel.text)
+    assert codec.zone_data("Europe/London") in panel.buttons
+    assert panel.message_id is not None
+    await stage.send(
+        stage.tap(player, codec.zone_data("Europe/London"), chat_id=player, message_id=panel.message_id)
+    )
+    seat = (await stage.load(table.id)).seat_of(player)
+    assert seat is not None and seat.time_zone == "Europe/London"
+    from bot.texts.player import turn_text
+
+    shown = await stage.service.reads.load(table.id, with_due=True)
+    assert shown.due is not None
+    mine = turn_text("en", shown, seat.n, stage.when())
+    assert "GMT" in mine and "CST" not in mine, "his deadline in his own zone"
+    await stage.show(Outcome(table=shown, repost=True))
+    group = stage.bot.shows(GROUP, (await stage.load(table.id)).message_id)  # type: ignore[arg-type]
+    assert group is not None and "CST" in group.text, "the group's table in the group's zone"

@@ -243,6 +243,17 @@ def test_the_chinese_summary_standings_and_table_use_full_width_punctuation() ->
         assert ": " not in text and " (" not in text
 
 
+def test_tribute_waived_between_teammates_is_counted_and_punctuated_as_the_rest() -> None:
+    rnd = position(["5", "6", "7", "8", "9 J", "T"])  # P5 goes out last: 大落 and 头科 are teammates
+    for cards in ("5", "6", "7", "8", "9"):
+        rnd.apply(Action(PLAY, parse_cards(cards)))
+    table = table_of(rnd)
+    assert table.match is not None
+    table.match.apply(Action(PLAY, parse_cards("T")))
+    assert "  P5 → P1：2 张落贡免了：是队友" in summary_text("zh", table).splitlines()
+    assert "  P6 → P2: 1 card of 落贡 waived: they are teammates" in summary_text("en", table).splitlines()
+
+
 def test_chinese_has_no_space_before_a_full_width_bracket_or_after_a_full_stop() -> None:
     late = Entry(1, "play", seat=0, cards=parse_cards("T"), actor="timeout")
     assert story("zh", late) == "P1 T（超时）"

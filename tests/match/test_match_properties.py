@@ -60,7 +60,7 @@ def shown_tribute(m: Match) -> list[tuple[str, int, int, str]]:
     return [
         (e["kind"], e["seat"], e["other"], e.get("cards", "-"))
         for e in m.shown
-        if e["kind"].startswith("tribute_")
+        if e["kind"].startswith("tribute_") and e["kind"] not in ("tribute_short", "tribute_exempt")
     ]
 
 

@@ -52,8 +52,9 @@ def test_r10_3_only_naturally_dealt_jokers_and_twos_highest_first_and_a_short_pa
     hands = _hands("2RR5", "6", "7", "8", "9", "T")
     natural = _hands("25", "6", "7", "8", "9", "T")  # the jokers came as tribute or purchase
     events, returns = pay(QINGDAO, [Debt(0, 5, 2, "luo")], hands, natural, natural)
-    assert _paid(events) == [("tribute_luo", 0, 5, "2")]
-    assert events[0].n == 1
+    # What was paid, and what was waived for want of natural R/B/2 (said, not silently dropped).
+    assert _paid(events) == [("tribute_luo", 0, 5, "2"), ("tribute_short", 0, 5, "-")]
+    assert events[0].n == 1 and events[1].n == 1
     assert hands[0] == list(parse_cards("RR5")) and hands[5] == list(parse_cards("T2"))
     assert returns[0].n == 1  # 还贡 gives back as many as were received
 
@@ -62,7 +63,11 @@ def test_r10_3_cards_received_as_tribute_do_not_pay_a_later_debt() -> None:
     hands = _hands("5", "R", "7", "8", "9", "T")
     natural = [list(h) for h in hands]
     events, _ = pay(QINGDAO, [Debt(1, 0, 1, "dian"), Debt(0, 3, 1, "shao")], hands, natural, natural)
-    assert _paid(events) == [("tribute_dian", 1, 0, "R"), ("tribute_shao", 0, 3, "-")]
+    assert _paid(events) == [
+        ("tribute_dian", 1, 0, "R"),
+        ("tribute_shao", 0, 3, "-"),
+        ("tribute_short", 0, 3, "-"),  # the R he received does not pay: his 1 烧贡 is waived, and said so
+    ]
     assert hands[0] == list(parse_cards("5R"))
 
 
@@ -82,7 +87,12 @@ def test_r10_5_four_natural_big_jokers_exempt_the_whole_team_four_small_only_the
         ("kang_gong", 0, 3),
         ("kang_gong", 3, 1),
     ]
-    assert all(e.n == 0 for e in events if e.kind.startswith("tribute_"))
+    assert all(e.n == 0 for e in events if e.kind.startswith("tribute_") and e.kind != "tribute_exempt")
+    assert [(e.seat, e.other, e.n) for e in events if e.kind == "tribute_exempt"] == [
+        (0, 1, 1),
+        (2, 5, 1),
+        (3, 4, 1),
+    ]
     assert hands[2] == list(parse_cards("22")) and hands[3][12] == 1
     off = QINGDAO.set_key("kang_gong", False)
     hands = _hands("RRRR", "2", "22", "BBBB2", "2", "2")
@@ -146,3 +156,23 @@ def test_r10_tribute_is_shown_and_the_cards_stay_in_the_deck() -> None:
         shown = [e for e in m.shown if e["kind"].startswith("tribute_")]
         assert len(shown) == len([d for d in m.debts if d.payer % 2 != d.receiver % 2])
         assert m.cards_in_play() == deck(QINGDAO)
+
+
+def test_r10_5_a_debt_exempt_by_kang_gong_says_how_many_cards_it_waived() -> None:
+    hands = _hands("RRRR22", "6", "7", "8", "9", "T")
+    events, _ = pay(
+        QINGDAO, [Debt(0, 5, 2, "luo")], hands, [list(h) for h in hands], [list(h) for h in hands]
+    )
+    assert _paid(events) == [("tribute_luo", 0, 5, "-"), ("tribute_exempt", 0, 5, "-")]
+    assert events[-1].n == 2
+
+
+def test_r10_2_and_r10_4_the_debts_a_round_made_that_the_rules_waived_say_why() -> None:
+    from engine.tribute import Waived, waived
+
+    arisen = [Debt(1, 3, 1, "men"), Debt(0, 5, 2, "shao")]  # a teammate's 闷; a burn on a circled player
+    places = [1, 3, 5, 0, 2, 4]  # team B took 头科, 二科, 三科: 串三户
+    found = waived(QINGDAO, arisen, places, circled=True)
+    assert Waived(Debt(1, 3, 1, "men"), "team") in found
+    assert Waived(Debt(0, 5, 2, "shao"), "quan") in found
+    assert Waived(Debt(4, 1, 2, "luo"), "quan") in found  # 大落 of the circled team pays 圈贡 instead

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from storage_helpers import Database
-from table_helpers import SIX, begin, last_move, play_until, seated_table, user_to_act
+from table_helpers import SIX, begin, last_move, past_the_questions, play_until, seated_table, user_to_act
 
 from engine import Action
 from engine.actions import PASS, PLAY
@@ -176,7 +176,7 @@ async def test_a_process_killed_inside_a_unit_of_work_loses_nothing_committed(
 async def test_refused_moves_change_nothing(db: Database, rng: random.Random) -> None:
     service = db.service()
     seated = await seated_table(service, -1005)
-    table = (await begin(service, seated)).table
+    table = await past_the_questions(service, (await begin(service, seated)).table)
     assert table.match is not None
     first = rng.choice(table.match.legal_actions())
     moved = await service.play.act(table.id, user_to_act(table), first, version=table.version)

@@ -38,6 +38,15 @@ async def begin(service: TableService, seated: Seated) -> Outcome:
     return await service.lobby.begin(seated.table_id, seated.humans[0])
 
 
+async def past_the_questions(service: TableService, table: Table) -> Table:
+    """The questions before the first lead (asked of every seat at once) answered with each seat's first
+    choice, by its player: the table at the first lead."""
+    while table.match is not None and table.match.step not in ("play", "over"):
+        first = table.match.legal_actions()[0]
+        table = (await service.play.act(table.id, user_to_act(table), first, version=table.version)).table
+    return table
+
+
 def user_to_act(table: Table) -> int:
     seat = table.to_act
     assert seat is not None and seat.user_id is not None, "the table waits on a player"
@@ -61,14 +70,14 @@ async def ends_round(service: TableService, table: Table, action: Action) -> boo
     match = table.match.copy()
     match.apply(action)
     salt = 1
-    while (how := policy.automatic(table, match)) is not None:
-        seat = table.seat(match.current_player)  # type: ignore[arg-type]
+    while (found := policy.automatic(table, match)) is not None:
+        seat, how = found
         nxt = (
             policy.PASS_ACTION
             if how == "pass"
             else await computer_move(service.context, table, match, seat, salt)
         )
-        match.apply(nxt)
+        match.apply(nxt, seat)
         salt += 1
     return match.round_over
 

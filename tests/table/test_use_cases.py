@@ -6,7 +6,7 @@ import random
 
 import pytest
 from table_fakes import Clock, FakeStore
-from table_helpers import SIX, begin, play_one, play_until, seated_table, user_to_act
+from table_helpers import SIX, begin, past_the_questions, play_one, play_until, seated_table, user_to_act
 
 from engine import Action
 from engine.actions import PASS, PLAY
@@ -99,6 +99,8 @@ async def test_a_refused_move_changes_nothing(service: TableService, store: Fake
     seated = await seated_table(service, -4)
     table = (await begin(service, seated)).table
     assert table.match is not None
+    table = await past_the_questions(service, table)  # asked of all at once
+    assert table.match is not None
     before = (await _log(store, table.id), table.version, table.match)
     mover = user_to_act(table)
     other = next(u for u in SIX if u != mover)
@@ -169,7 +171,7 @@ async def test_two_missed_turns_in_a_row_put_the_seat_on_tuoguan_until_he_acts(
     service: TableService, rng: random.Random
 ) -> None:
     seated = await seated_table(service, -8)
-    table = (await begin(service, seated)).table
+    table = await past_the_questions(service, (await begin(service, seated)).table)
     seat = table.to_act
     assert seat is not None
 
