@@ -296,8 +296,12 @@ def entry_text(lang: str, e: Entry, seats: dict[int, SeatInfo], me: int | None =
         "dealt": lambda: t(lang, "round {n} dealt", n=e.n),
         "tuoguan": lambda: t(lang, "{a}: 托管 (the computer plays)", a=who),
         "back": lambda: t(lang, "you play again") if mine else t(lang, "{a} plays again", a=who),
-        "answered": lambda: t(lang, "{a} answered", a=who),
-        "returned": lambda: t(lang, "{a} 还贡 to {b}: {cards}", a=who, b=name(e.other), cards=cards),
+        "answered": lambda: t(lang, "you answered") if mine else t(lang, "{a} answered", a=who),
+        "returned": lambda: (
+            t(lang, "you 还贡 to {b}: {cards}", b=name(e.other), cards=cards)
+            if mine
+            else t(lang, "{a} 还贡 to {b}: {cards}", a=who, b=name(e.other), cards=cards)
+        ),
         "revolt": lambda: t(lang, "✊ you 革命") if mine else t(lang, "✊ {a} 革命", a=who),
         "no_revolt": lambda: t(lang, "{a}: no 革命", a=who),
         "declare": lambda: t(lang, "you 宣点") if mine else t(lang, "{a} 宣点", a=who),
