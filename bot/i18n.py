@@ -47,9 +47,8 @@ def t(lang: str, msgid: str, **kwargs: object) -> str:
 
 
 def tn(lang: str, singular: str, plural: str, n: int, **kwargs: object) -> str:
-    catalog = translations(lang)
-    text = catalog.ngettext(singular, plural, n)
-    if text in (singular, plural):
-        # A catalogue that keeps one form for both (Chinese has no plural) holds it under the singular.
-        text = catalog.gettext(singular) if catalog.gettext(singular) != singular else text
+    """A text that shows a count: the form for ``n`` (English: one, other; Chinese has one form), with ``n``
+    as ``{n}``. A count shown otherwise (signed points) passes its own placeholder and chooses the form by
+    its size: ``tn(lang, "{points:+d} point", "{points:+d} points", abs(p), points=p)``."""
+    text = translations(lang).ngettext(singular, plural, n)
     return text.format(n=n, **kwargs)

@@ -63,7 +63,9 @@ from .texts.player import (
     deal_text,
     hand_lines,
     past_text,
+    reminder_text,
     round_end_text,
+    timed_out_text,
     turn_text,
 )
 from .texts.words import glossary_lines, reader_language, reader_zone, seat_infos, terms_in, when_text
@@ -198,7 +200,8 @@ class Presenter:
         if new_round and table.summary_message_id is not None:
             self.outbox.drop_keyboard(table.group_id, table.summary_message_id)
         repost = outcome.repost or (new_round and table.round_no > 1)
-        await self.group_message(table, table_text(lang, table, now), None, repost=repost)
+        shown = table_text(lang, table, now)
+        await self.group_message(table, shown, None, repost=repost)
         if new_round and not repost and table.message_id is not None:
             self._beside(self._pin(table, table.message_id))  # the lobby became the table
         # The big moments of this stretch go out as one message: a group may get only 20 a minute.
@@ -209,9 +212,9 @@ class Presenter:
         )
         if over:
             news.append(summary_text(lang, table))
-        if news:
-            text = join_messages(news)
-            text = await self._glossed(table, text)
+        # The terms the table shows are explained with the news (the table itself is edited over and over).
+        text = await self._glossed(table, join_messages(news) if news else "", shown)
+        if text:
             markup = summary_keyboard(lang, table) if over else None
             if markup is None and table.group.pinning is False:
                 markup = back_to_table_keyboard(lang, table)
@@ -368,15 +371,16 @@ class Presenter:
                 return True
         return False
 
-    async def _glossed(self, table: Table, text: str) -> str:
-        """An English group is told once per table what a Chinese term means, the first time it appears."""
+    async def _glossed(self, table: Table, text: str, shown: str = "") -> str:
+        """An English group is told once per table what a Chinese term means, the first time it appears in
+        ``text`` or in the table it ``shown``: the glossary lines after the text (alone if there is none)."""
         if table.group.language != "en":
             return text
-        new = frozenset(terms_in(text)) - table.marks.glossed
+        new = frozenset(terms_in(text) | terms_in(shown)) - table.marks.glossed
         if not new:
             return text
         await self.service.deliveries.note_glossed(table, new)
-        return "\n".join([text, *glossary_lines(new)])
+        return "\n".join([*([text] if text else []), *glossary_lines(new)])
 
     async def _show_closed(self, outcome: Outcome) -> None:
         table = outcome.table
@@ -404,43 +408,26 @@ class Presenter:
         if isinstance(notice, TimedOut):
             if seat is None or seat.user_id is None:
                 return
-            played = action_label(plang, notice.action)
+            told = f"[{table.title}] " + timed_out_text(plang, notice.action, autoplay=notice.autoplay)
             if not notice.autoplay:
                 # The first time-out: his turn message says what the computer did, and that one more hands
                 # his seat over (no new message: he is not looking, and the next turn rings anyway).
                 if seat.hand_message_id is not None:
-                    self.outbox.edit(
-                        seat.user_id,
-                        seat.hand_message_id,
-                        f"[{table.title}] "
-                        + t(
-                            plang,
-                            "⏰ Time ran out: the computer played {action} for you. Miss the next turn too and it plays your seat (托管).",
-                            action=played,
-                        ),
-                    )
+                    self.outbox.edit(seat.user_id, seat.hand_message_id, told)
                 return
             # His missed turn message says what happened instead of a deadline that has passed.
-            text = f"[{table.title}] " + t(
-                plang,
-                "⏰ Time ran out again ({action}): the computer now plays your seat (托管). Tap anything or send /back to play again.",
-                action=played,
-            )
             if seat.hand_message_id is not None:
-                self.outbox.edit(seat.user_id, seat.hand_message_id, text, cards_keyboard(plang, table))
+                self.outbox.edit(seat.user_id, seat.hand_message_id, told, cards_keyboard(plang, table))
             else:
-                self.outbox.send(seat.user_id, text, cards_keyboard(plang, table), silent=True)
+                self.outbox.send(seat.user_id, told, cards_keyboard(plang, table), silent=True)
         elif isinstance(notice, Reminder):
             if seat is not None and seat.user_id is not None:
                 when = (
-                    when_text(plang, table.due, self.clock(), reader_zone(table, seat.n)) if table.due else ""
+                    when_text(plang, table.due, self.clock(), reader_zone(table, seat.n))
+                    if table.due
+                    else None
                 )
-                self.outbox.send(
-                    seat.user_id,
-                    f"[{table.title}] "
-                    + t(plang, "Reminder: it is your turn; half of your time is gone.")
-                    + f" {when}",
-                )
+                self.outbox.send(seat.user_id, f"[{table.title}] " + reminder_text(plang, when))
         elif isinstance(notice, Nudged):
             if seat is not None and seat.user_id is not None:
                 by = names[notice.by].name if notice.by in names else "?"

@@ -10,7 +10,17 @@ import json
 from telegram import Update
 from telegram.error import TelegramError
 
-from table import CLOSED, LOBBY, AlreadyProcessed, IllegalMove, Outcome, Table, TableError, TableNotFound
+from table import (
+    CLOSED,
+    LOBBY,
+    AlreadyProcessed,
+    IllegalMove,
+    NotAllowed,
+    Outcome,
+    Table,
+    TableError,
+    TableNotFound,
+)
 
 from .. import codec
 from ..i18n import t
@@ -205,7 +215,12 @@ async def on_lobby(update: Update, context: CustomContext, table: Table, button:
         if not may:
             admin = await is_admin(update, context)
         if not (may or admin):
-            await query.answer(t(lang, "You are not seated at this table."), show_alert=True)
+            await query.answer(
+                t(lang, "You are not seated at this table.")
+                if button.what == "next"
+                else refusal(lang, NotAllowed(table.id), "stop"),
+                show_alert=True,
+            )
             return
         # Drawn for their version: an old summary's or an old question's buttons do nothing to the match now.
         if table.version != button.version:

@@ -271,14 +271,29 @@ async def cmd_stats(update: Update, context: CustomContext) -> None:
 
 @with_open_table
 async def cmd_stop(update: Update, context: CustomContext, table: Table) -> None:
-    """Stopping closes the table for everyone: it asks first (the question is drawn for this version)."""
+    """Stopping closes the table for everyone: it asks first (the question is drawn for this version), and
+    only someone who may answer it."""
     lang = table.group.language
+    if not await may_stop(update, context, table):
+        await reply(context, update, refusal(lang, NotAllowed(table.id), "stop"))
+        return
     await reply(
         context,
         update,
         t(lang, "Stop the match and close the table for everyone? The final standings will be posted."),
         stop_keyboard(lang, table),
     )
+
+
+async def may_stop(update: Update, context: CustomContext, table: Table) -> bool:
+    """Whether the user may stop the table, as the lobby's stop() will judge it: a seated player, the table's
+    creator or a group admin (Telegram is asked only when he is neither)."""
+    user = update.effective_user
+    if user is None:
+        return False
+    if table.seat_of(user.id) is not None or user.id == table.created_by:
+        return True
+    return await is_admin(update, context)
 
 
 async def stop(

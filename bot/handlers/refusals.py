@@ -82,7 +82,7 @@ def refusal(lang: str, error: TableError, doing: Doing = "play", *, name: str = 
         case "nudge", NothingToDo() | StaleVersion():
             return t(lang, "Already nudged this turn; give them a moment.")
         case "stop", NotAllowed():
-            return t(lang, "Only a seated player, the table's creator or an admin can stop the table.")
+            return t(lang, "Only a seated player, the table's creator or a group admin can stop the table.")
         case "stop", StaleVersion() | TableNotFound():
             return t(lang, "The table changed since; nothing was stopped.")
         case "settings", NotAllowed():

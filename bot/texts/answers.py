@@ -11,7 +11,7 @@ from storage.records import Standing, Stats
 from table import Group, Table
 from table.settings import Applies
 
-from ..i18n import t
+from ..i18n import t, tn
 from .words import (
     GLOSSARY_TERMS,
     debt_word,
@@ -54,9 +54,9 @@ def help_text(lang: str) -> str:
 def rules_text(lang: str, rules: Rules, *, this_table: bool = True) -> str:
     """The house rules, each in players' words: of the table in play (/rules), or as /settings keeps them."""
     if this_table:
-        lines = [t(lang, "House rules of this table ({preset}):", preset=preset_text(lang, rules))]
+        lines = [t(lang, "House rules of this table — {preset}:", preset=preset_text(lang, rules))]
     else:
-        lines = [t(lang, "House rules ({preset}):", preset=preset_text(lang, rules))]
+        lines = [t(lang, "House rules — {preset}:", preset=preset_text(lang, rules))]
     for key in Rules.key_names():
         if key == "tribute_order":
             continue
@@ -75,7 +75,7 @@ def settings_text(group: Group, table: Table | None = None) -> str:
         playing.append(
             t(
                 lang,
-                "This round is played with the rules it was dealt with ({preset}); the rules below hold from the next round.",
+                "This round keeps the rules it was dealt with, {preset}; the rules below hold from the next round.",
                 preset=preset_text(lang, Rules.from_dict(table.rules)),
             )
         )
@@ -116,14 +116,19 @@ def stats_text(
         lines.append(t(lang, "{name} has not finished a round here yet.", name=name))
     else:
         n = stats.rounds_played
-        places = " · ".join(f"{place_name(lang, i)} {k}" for i, k in enumerate(stats.places) if k)
+        places = " · ".join(
+            t(lang, "{place} {n}×", place=place_name(lang, i), n=k) for i, k in enumerate(stats.places) if k
+        )
         lines.append(
             t(
                 lang,
-                "{name}: {rounds} rounds, {points:+d} points ({avg:+.1f} a round); team won {wins} ({rate:.0f}%).",
+                "{name}: {rounds}, {points} ({avg:+.1f} a round); team won {wins} ({rate:.0f}%).",
                 name=name,
-                rounds=n,
-                points=stats.points,
+                rounds=tn(lang, "{n} round", "{n} rounds", n),
+                # A point or points by its size: "-1 point", "+2 points".
+                points=tn(
+                    lang, "{points:+d} point", "{points:+d} points", abs(stats.points), points=stats.points
+                ),
                 avg=stats.points / n,
                 wins=stats.team_wins,
                 rate=100 * stats.team_wins / n,
@@ -132,17 +137,25 @@ def stats_text(
         lines.append(places)
     if board:
         lines.append("")
-        lines.append(t(lang, "Leaderboard ({n} rounds in this group):", n=group_rounds or 0))
+        lines.append(
+            tn(
+                lang,
+                "Leaderboard ({n} round in this group):",
+                "Leaderboard ({n} rounds in this group):",
+                group_rounds or 0,
+            )
+        )
         for i, row in enumerate(board, start=1):
             st = row.stats
             lines.append(
-                t(
+                tn(
                     lang,
-                    "{i}. {name} {points:+d} in {rounds} rounds, 头科 {first}×",
+                    "{i}. {name} {points:+d} in {n} round, 头科 {first}×",
+                    "{i}. {name} {points:+d} in {n} rounds, 头科 {first}×",
+                    st.rounds_played,
                     i=i,
                     name=row.name,
                     points=st.points,
-                    rounds=st.rounds_played,
                     first=st.places[0],
                 )
             )

@@ -15,7 +15,7 @@ from engine import Event, Rules
 from engine.match import P_OVER, P_PLAY
 from table import Entry, Table
 
-from ..i18n import t
+from ..i18n import t, tn
 from .words import (
     MAX_MESSAGE,
     SeatInfo,
@@ -29,6 +29,7 @@ from .words import (
     place_name,
     preset_text,
     seat_infos,
+    sentences,
     story_line,
     team_name,
     top_line,
@@ -116,18 +117,29 @@ def _deal_announcements(lang: str, events: Sequence[Event], seats: dict[int, Sea
                 )
             )
         elif k in ("bought_three", "bought_four"):
+            # 买三 (R8.2): paid with a 2 (or a joker) to an opponent, or given free by a teammate.
             what = "3" if k == "bought_three" else "4"
-            paid = cards_text(e.cards) if e.cards else t(lang, "free")
-            out.append(
-                t(
-                    lang,
-                    "{a} gets a {what} from {b} ({paid})",
-                    a=name(e.seat),
-                    b=name(e.other),
-                    what=what,
-                    paid=paid,
+            if e.cards:
+                out.append(
+                    t(
+                        lang,
+                        "{a} buys a {what} from {b} for one {paid}",
+                        a=name(e.seat),
+                        b=name(e.other),
+                        what=what,
+                        paid=cards_text(e.cards),
+                    )
                 )
-            )
+            else:
+                out.append(
+                    t(
+                        lang,
+                        "{a} gets a {what} free from his teammate {b}",
+                        a=name(e.seat),
+                        b=name(e.other),
+                        what=what,
+                    )
+                )
         elif k == "kang_gong" and e.cards is not None:
             out.append(t(lang, "{a} shows {cards}: 抗贡", a=name(e.seat), cards=cards_text(e.cards)))
         elif k == "natural":
@@ -203,7 +215,9 @@ def table_text(lang: str, table: Table, now: datetime) -> str:
             if (s, "hu") in view.dead:
                 marks.append(t(lang, "烧糊"))
             if view.passed[s] and s not in view.out:
-                marks.append(t(lang, "要不起") if s in table.marks.auto_passed else t(lang, "passed"))
+                marks.append(
+                    t(lang, "cannot beat (要不起)") if s in table.marks.auto_passed else t(lang, "passed")
+                )
             if view.burner == s:
                 marks.append(t(lang, "burning"))
         if view.revolted == s:
@@ -214,7 +228,8 @@ def table_text(lang: str, table: Table, now: datetime) -> str:
             marks.append(t(lang, "computer"))
         # Before the first lead every seat still to answer is pointed at: they answer at once.
         pointer = "▶ " if s == current or any(q.seat == s for q in view.asked) else "   "
-        lines.append(f"{pointer}{s + 1}. {name} ({team_name(lang, s)}) {' · '.join(marks)}".rstrip())
+        who = t(lang, "{n}. {name} ({team})", n=s + 1, name=name, team=team_name(lang, s))
+        lines.append(pointer + sentences(lang, who, " · ".join(marks)))
     lines.append("")
     trick = table.marks.this_trick()
     if trick and view.top is not None:
@@ -251,7 +266,14 @@ def summary_text(lang: str, table: Table) -> str:
     for place, s in enumerate(result.places):
         info = seats.get(s)
         lines.append(
-            f"{place_name(lang, place)}: {info.name if info else '?'} ({team_name(lang, s)}) {result.scores[s]:+d}"
+            t(
+                lang,
+                "{place}: {name} ({team}) {points:+d}",
+                place=place_name(lang, place),
+                name=info.name if info else "?",
+                team=team_name(lang, s),
+                points=result.scores[s],
+            )
         )
     if result.debts:
         lines.append("")
@@ -259,15 +281,30 @@ def summary_text(lang: str, table: Table) -> str:
         for d in result.debts:
             payer, receiver = seats.get(d.payer), seats.get(d.receiver)
             lines.append(
-                f"  {payer.name if payer else '?'} → {receiver.name if receiver else '?'}: {d.n} {debt_word(lang, d.kind)}"
+                "  "
+                + tn(
+                    lang,
+                    "{payer} → {receiver}: {n} card of {kind}",
+                    "{payer} → {receiver}: {n} cards of {kind}",
+                    d.n,
+                    payer=payer.name if payer else "?",
+                    receiver=receiver.name if receiver else "?",
+                    kind=debt_word(lang, d.kind),
+                )
             )
     if result.waived:
         lines.append(t(lang, "Waived:"))
         for w in result.waived:
             payer, receiver = seats.get(w.debt.payer), seats.get(w.debt.receiver)
             lines.append(
-                f"  {payer.name if payer else '?'} → {receiver.name if receiver else '?'}: "
-                + debt_waived_text(lang, w.debt.n, debt_word(lang, w.debt.kind), w.why)
+                "  "
+                + t(
+                    lang,
+                    "{payer} → {receiver}: {what}",
+                    payer=payer.name if payer else "?",
+                    receiver=receiver.name if receiver else "?",
+                    what=debt_waived_text(lang, w.debt.n, debt_word(lang, w.debt.kind), w.why),
+                )
             )
     a, b = view.team_totals
     lines.append("")
@@ -286,11 +323,29 @@ def final_text(lang: str, table: Table) -> str:
         seats = seat_infos(table, lang)
         played = table.round_no if view.round_over else table.round_no - 1
         a, b = view.team_totals
-        lines.append(t(lang, "{n} rounds played. Team A {a:+d} · Team B {b:+d}", n=played, a=a, b=b))
+        lines.append(
+            tn(
+                lang,
+                "{n} round played. Team A {a:+d} · Team B {b:+d}",
+                "{n} rounds played. Team A {a:+d} · Team B {b:+d}",
+                played,
+                a=a,
+                b=b,
+            )
+        )
         if a != b:
             lines.append(t(lang, "🏆 {team} wins", team=team_name(lang, 0 if a > b else 1)))
         for s in sorted(range(6), key=lambda s: (-view.totals[s], s)):
             info = seats.get(s)
-            lines.append(f"  {info.name if info else '?'} ({team_name(lang, s)}) {view.totals[s]:+d}")
+            lines.append(
+                "  "
+                + t(
+                    lang,
+                    "{name} ({team}) {points:+d}",
+                    name=info.name if info else "?",
+                    team=team_name(lang, s),
+                    points=view.totals[s],
+                )
+            )
     lines.append(t(lang, "/new opens another table; /stats shows the group's record."))
     return "\n".join(lines)

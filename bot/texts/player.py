@@ -12,7 +12,7 @@ from datetime import datetime
 
 from engine import Action, Event
 from engine.actions import BURN, PASS, YIELD
-from engine.cards import ACE, SMALL, TWO, Counts, format_cards
+from engine.cards import ACE, RANKS, SMALL, TWO, Counts, format_cards
 from engine.cards import BIG as BIG_JOKER
 from engine.match import (
     DECLARE,
@@ -34,7 +34,7 @@ from engine.round import GOUJI, GOUSI, opposite
 from table import Entry, Table
 from table.model import last_decision
 
-from ..i18n import t
+from ..i18n import t, tn
 from .words import (
     SeatInfo,
     cards_text,
@@ -44,6 +44,7 @@ from .words import (
     place_name,
     reader_zone,
     seat_infos,
+    sentences,
     story_line,
     top_line,
     turn_line,
@@ -66,9 +67,10 @@ def card_memory_line(lang: str, view: PublicView, hand: Counts) -> str:
     def out(r: int) -> int:
         return max(0, view.deck[r] - view.pile[r] - view.laid_down[r] - hand[r])
 
+    # The jokers as the hand writes them (B, R); Chinese says 小王 and 大王.
     return t(
         lang,
-        "记牌 still out: A {a} · 2 {two} · 小王 {b} · 大王 {r}",
+        "记牌 still out: A {a} · 2 {two} · B {b} · R {r}",
         a=out(ACE),
         two=out(TWO),
         b=out(SMALL),
@@ -124,49 +126,56 @@ def why_text(lang: str, table: Table, view: PublicView, seat: int, seats: dict[i
         # Asked of every seat concerned at once, answered in any order (engine/RULES-DECISIONS.md).
         sealed = t(lang, "Everyone answers at once; the answers are shown when all are in.")
         if question.kind == P_RETURN:
-            return t(
+            return tn(
                 lang,
+                "还贡: choose {n} card to give back to {name}, then tap Give back.",
                 "还贡: choose {n} cards to give back to {name}, then tap Give back.",
-                n=question.n,
+                question.n,
                 name=name(question.to if question.to is not None else -1),
             )
         if question.kind == P_REVOLT:
-            return (
-                t(lang, "You hold no jokers and no 2s: declare 革命? (you lay your hand down and rank 四科)")
-                + " "
-                + sealed
+            return sentences(
+                lang,
+                t(lang, "You hold no jokers and no 2s: declare 革命? (you lay your hand down and rank 四科)"),
+                sealed,
             )
         if question.kind == P_HEAD:
             return t(lang, "Your 对头 revolted: 要头 (your first three gouji are 够死级) or 无头?")
-        return t(lang, "宣点 against your 对头? (higher 点贡 either way)") + " " + sealed
+        return sentences(lang, t(lang, "宣点 against your 对头? (higher 点贡 either way)"), sealed)
     top = view.top
     compose = t(lang, "Tap ranks, then Play, or type it (TTTT2, pass).")
     if top is None:
         if view.burner == seat:
-            return (
-                t(lang, "Your burn goes on: lead again; every lead but your last must carry a joker.")
-                + " "
-                + compose
+            return sentences(
+                lang,
+                t(lang, "Your burn goes on: lead again; every lead but your last must carry a joker."),
+                compose,
             )
         last = next((e for e in reversed(table.marks.recent) if e.kind in ("trick_won", "dealt")), None)
         if last is not None and last.kind == "trick_won" and last.seat == seat:
-            return t(lang, "You took the trick: your lead.") + " " + compose
+            return sentences(lang, t(lang, "You took the trick: your lead."), compose)
         if last is not None and last.kind == "trick_won" and last.seat is not None and last.seat in view.out:
-            return (
-                t(lang, "{name} went out with the last play: you lead (接风).", name=name(last.seat))
-                + " "
-                + compose
+            return sentences(
+                lang,
+                t(lang, "{name} went out with the last play: you lead (接风).", name=name(last.seat)),
+                compose,
             )
         if last is None or last.kind == "dealt":
-            return t(lang, "You lead the first trick.") + " " + compose
-        return t(lang, "Your lead.") + " " + compose
+            return sentences(lang, t(lang, "You lead the first trick."), compose)
+        return sentences(lang, t(lang, "Your lead."), compose)
     owner = top.owner
     size = sum(top.cards)
-    beat = t(lang, "Beat {cards} ({n} cards) or pass.", cards=format_cards(top.cards), n=size)
+    beat = tn(
+        lang,
+        "Beat {cards} ({n} card) or pass.",
+        "Beat {cards} ({n} cards) or pass.",
+        size,
+        cards=format_cards(top.cards),
+    )
     if view.free:
-        return t(lang, "四户乱缠: anyone may answer.") + " " + beat
+        return sentences(lang, t(lang, "四户乱缠: anyone may answer."), beat)
     if view.yielder == seat and view.yield_back:
-        return t(lang, "Your 让 came back: both after you passed.") + " " + beat
+        return sentences(lang, t(lang, "Your 让 came back: both after you passed."), beat)
     if view.burner is not None and owner == view.burner:
         if owner == opposite(seat):
             return t(lang, "Your 对头 is burning: beat his play to break the burn (解烧), or pass.")
@@ -177,8 +186,8 @@ def why_text(lang: str, table: Table, view: PublicView, seat: int, seats: dict[i
         return t(lang, "够死级: only a burn can answer it. Burn (烧) or pass.")
     if top.kind == GOUJI:
         if owner == opposite(seat):
-            return (
-                t(lang, "Only you, as 对头, may answer this gouji; the others may only burn it.") + " " + beat
+            return sentences(
+                lang, t(lang, "Only you, as 对头, may answer this gouji; the others may only burn it."), beat
             )
         if owner % 2 == seat % 2:
             return t(lang, "Your teammate's gouji: you may burn it too (烧), or pass.")
@@ -186,8 +195,8 @@ def why_text(lang: str, table: Table, view: PublicView, seat: int, seats: dict[i
             lang, "{name}'s gouji: only his 对头 may answer; you may burn it (烧), or pass.", name=name(owner)
         )
     if view.passed[seat] and owner == opposite(seat):
-        return t(lang, "Your 对头 played: you are asked again, though you passed.") + " " + beat
-    return beat + " " + compose
+        return sentences(lang, t(lang, "Your 对头 played: you are asked again, though you passed."), beat)
+    return sentences(lang, beat, compose)
 
 
 def hand_text(lang: str, table: Table, seat: int, now: datetime) -> str:
@@ -217,7 +226,7 @@ def past_text(lang: str, table: Table, seat: int, entry: Entry | None, done: str
         head += " · " + entry_text(lang, entry, seat_infos(table, lang), seat)
     elif done is not None:
         head += " · " + t(lang, "you: {action}", action=done)
-    return head + " · " + t(lang, "{n} cards left", n=left)
+    return head + " · " + tn(lang, "{n} card left", "{n} cards left", left)
 
 
 def deal_text(lang: str, table: Table, seat: int) -> str:
@@ -262,6 +271,45 @@ def action_label(lang: str, action: Action) -> str:
     }.get(action.kind, action.kind)
 
 
+def computer_move_text(lang: str, action: Action) -> str:
+    """What the computer did for a player whose time ran out, as a clause: a pass is not a play."""
+    if action.kind == PASS:
+        return t(lang, "the computer passed for you")
+    if action.kind == YIELD:
+        return t(lang, "the computer yielded (让牌) for you")
+    if action.kind == RETURN:
+        return t(
+            lang, "the computer gave back {cards} for you (还贡)", cards=format_cards(action.cards or ())
+        )
+    if action.cards is not None and action.kind == BURN:
+        return t(lang, "the computer burned with {cards} for you", cards=format_cards(action.cards))
+    if action.cards is not None:
+        return t(lang, "the computer played {cards} for you", cards=format_cards(action.cards))
+    return t(lang, "the computer chose {choice} for you", choice=action_label(lang, action))
+
+
+def timed_out_text(lang: str, action: Action, *, autoplay: bool) -> str:
+    """A player's time ran out: what the computer did for him, and what comes of it (托管 at the second)."""
+    if autoplay:
+        return t(
+            lang,
+            "⏰ Time ran out again: {move}. The computer now plays your seat (托管): tap anything or send /back to play again.",
+            move=computer_move_text(lang, action),
+        )
+    return t(
+        lang,
+        "⏰ Time ran out: {move}. Miss the next turn too and the computer plays your seat (托管).",
+        move=computer_move_text(lang, action),
+    )
+
+
+def reminder_text(lang: str, when: str | None) -> str:
+    """Half of his time is gone (``when``: his deadline, :func:`when_text`)."""
+    if when is None:
+        return t(lang, "Reminder: it is your turn; half of your time is gone.")
+    return t(lang, "Reminder: it is your turn; half of your time is gone. ⏳ {when}", when=when)
+
+
 def refusal_text(lang: str, reason: str) -> str:
     """Why a move was refused (R-rule reasons), and what would be allowed."""
     code = reason.code if isinstance(reason, Refusal) else ""
@@ -269,12 +317,13 @@ def refusal_text(lang: str, reason: str) -> str:
     if code == "does_not_beat":
         cards, top = facts["cards"], facts["top"]
         if sum(cards) != facts["size"]:
-            return t(
+            return tn(
                 lang,
+                "{cards} does not beat {top}: the play must have {n} card.",
                 "{cards} does not beat {top}: the play must have {n} cards.",
+                facts["size"],
                 cards=format_cards(cards),
                 top=format_cards(top),
-                n=facts["size"],
             )
         return t(
             lang,
@@ -283,12 +332,7 @@ def refusal_text(lang: str, reason: str) -> str:
             top=format_cards(top),
         )
     if code == "not_held":
-        return t(
-            lang,
-            "You do not hold {cards}: you have no {missing}.",
-            cards=format_cards(facts["cards"]),
-            missing=format_cards(facts["missing"]),
-        )
+        return not_held_text(lang, facts["cards"], facts["missing"])
     words = {
         "over": t(lang, "the round is over"),
         "nobody": t(lang, "nobody is to act"),
@@ -314,11 +358,36 @@ def refusal_text(lang: str, reason: str) -> str:
         "tie_two_off": t(lang, "2s may not be attached (贴钱 is off)"),
         "three_last": t(lang, "3s only as your last play, all together, with nothing attached (憋三)"),
         "four_after_open": t(lang, "open the point (开点) before you play 4s"),
-        "give_back": t(lang, "give back exactly {n} cards (还贡)", n=facts.get("n", "?")),
+        "give_back": tn(
+            lang,
+            "give back exactly {n} card (还贡)",
+            "give back exactly {n} cards (还贡)",
+            int(facts.get("n", 0)),
+        ),
         "choose": t(lang, "choose one of the buttons"),
         "not_an_action": t(lang, "that is not a move now"),
     }
     return words.get(code, str(reason))
+
+
+def not_held_text(lang: str, cards: Counts, missing: Counts) -> str:
+    """A play of cards he does not hold: what he holds of the ranks he lacks (``RRRR`` typed, ``RR`` held:
+    "you have only RR"; none of them: "you have no R")."""
+    lacks: list[str] = []
+    for r, short in enumerate(missing):
+        if not short:
+            continue
+        held = cards[r] - short
+        if held:
+            lacks.append(t(lang, "only {cards}", cards=RANKS[r] * held))
+        else:
+            lacks.append(t(lang, "no {rank}", rank=RANKS[r]))
+    return t(
+        lang,
+        "you do not hold {cards}: you have {what}.",
+        cards=format_cards(cards),
+        what=t(lang, ", ").join(lacks),
+    )
 
 
 # ----------------------------------------------------------------------------- the end of a round, of a match
@@ -334,9 +403,12 @@ def round_end_text(lang: str, table: Table, seat: int) -> str:
     place = result.places.index(seat)
     lines = [
         f"[{table.title}] " + t(lang, "Round {n} is over", n=result.round_no),
-        t(
+        # A point or points by its size: "-1 point", "+2 points".
+        tn(
             lang,
+            "You: {place}, {points:+d} point",
             "You: {place}, {points:+d} points",
+            abs(result.scores[seat]),
             place=place_name(lang, place),
             points=result.scores[seat],
         ),
@@ -345,22 +417,24 @@ def round_end_text(lang: str, table: Table, seat: int) -> str:
         if d.payer == seat:
             other = seats.get(d.receiver)
             lines.append(
-                t(
+                tn(
                     lang,
-                    "You owe {name} {n} {kind} before the next round",
+                    "You owe {name} {n} card of {kind} before the next round",
+                    "You owe {name} {n} cards of {kind} before the next round",
+                    d.n,
                     name=other.name if other else "?",
-                    n=d.n,
                     kind=debt_word(lang, d.kind),
                 )
             )
         elif d.receiver == seat:
             other = seats.get(d.payer)
             lines.append(
-                t(
+                tn(
                     lang,
-                    "{name} owes you {n} {kind}",
+                    "{name} owes you {n} card of {kind}",
+                    "{name} owes you {n} cards of {kind}",
+                    d.n,
                     name=other.name if other else "?",
-                    n=d.n,
                     kind=debt_word(lang, d.kind),
                 )
             )
@@ -387,11 +461,10 @@ def round_end_text(lang: str, table: Table, seat: int) -> str:
 
 def closed_text(lang: str, table: Table, seat: int) -> str:
     totals = table.match.public_view().totals if table.match is not None else (0,) * 6
-    return (
-        f"[{table.title}] "
-        + t(lang, "The table is closed. Your total: {points:+d}.", points=totals[seat])
-        + " "
-        + t(lang, "Final standings are in the group.")
+    return f"[{table.title}] " + t(
+        lang,
+        "The table is closed. Your total: {points:+d}. Final standings are in the group.",
+        points=totals[seat],
     )
 
 

@@ -25,6 +25,12 @@ from ..i18n import DEFAULT_LANGUAGE, normalise, t, tn
 MAX_MESSAGE = 4096
 
 
+def sentences(lang: str, *parts: str) -> str:
+    """Sentences (or the parts of a line) one after another: a space between them in English, none in Chinese
+    (full-width punctuation carries its own space)."""
+    return ("" if lang == "zh" else " ").join(p for p in parts if p)
+
+
 # ----------------------------------------------------------------------------- seats, teams, places, cards
 
 
@@ -90,24 +96,39 @@ def level_text(lang: str, level: int) -> str:
 # ----------------------------------------------------------------------------- time
 
 
+def _hours(lang: str, n: int) -> str:
+    return tn(lang, "{n} h", "{n} h", n)
+
+
+def _minutes(lang: str, n: int) -> str:
+    return tn(lang, "{n} min", "{n} min", n)
+
+
+def _seconds(lang: str, n: int) -> str:
+    return tn(lang, "{n} s", "{n} s", n)
+
+
 def duration_text(lang: str, seconds: int) -> str:
     if seconds % 3600 == 0:
-        return t(lang, "{n} h", n=seconds // 3600)
+        return _hours(lang, seconds // 3600)
     if seconds % 60 == 0:
-        return t(lang, "{n} min", n=seconds // 60)
-    return t(lang, "{n} s", n=seconds)
+        return _minutes(lang, seconds // 60)
+    return _seconds(lang, seconds)
 
 
 def relative_text(lang: str, seconds: float) -> str:
-    """How long from now, as people say it: in 40 s, in 5 min, in 2 h."""
+    """How long from now, as people say it: in 40 s, in 5 min, in 2 h 15 min, in 14 h."""
     s = max(0, round(seconds))
     if s < 60:
-        return t(lang, "in {n} s", n=s)
-    if s < 3600:
-        return t(lang, "in {n} min", n=round(s / 60))
-    hours = s / 3600
-    shown = round(hours) if hours >= 10 or hours.is_integer() else round(hours, 1)
-    return t(lang, "in {n} h", n=shown)
+        time = _seconds(lang, s)
+    elif s < 3600:
+        time = _minutes(lang, round(s / 60))
+    elif s >= 10 * 3600:
+        time = _hours(lang, round(s / 3600))
+    else:
+        hours, minutes = divmod(round(s / 60), 60)
+        time = _hours(lang, hours) + (" " + _minutes(lang, minutes) if minutes else "")
+    return t(lang, "in {time}", time=time)
 
 
 def when_text(lang: str, due: datetime, now: datetime, zone: str) -> str:
@@ -178,7 +199,7 @@ def preset_text(lang: str, rules: Rules) -> str:
     name = rules.preset_name()
     return {
         "qingdao": t(lang, "Qingdao (青岛)"),
-        "classic": t(lang, "classic (经典)"),
+        "classic": t(lang, "Classic (经典)"),
         "zhangqiu": t(lang, "Zhangqiu (章丘)"),
         None: t(lang, "custom"),
     }[name]
@@ -188,6 +209,8 @@ def preset_text(lang: str, rules: Rules) -> str:
 GLOSSARY = {
     "对头": "对头 = the player opposite you, seat +3: the one opponent who may answer your gouji",
     "够级": "够级 (gouji) = a strong play (T×5, J×4, Q×3, K/A×2, any 2s or jokers): only the 对头 may answer it",
+    "过": "过 = pass: you let the play stand and sit out the rest of the trick, unless your 对头 plays",
+    "要不起": "要不起 = cannot beat: nothing in the hand beats the play, so the player is passed at once",
     "开点": "开点 = opening the point: a pure gouji play that wins its trick; who fails pays 点贡",
     "烧": "烧 = burning: beat another's gouji out of turn, then play out your whole hand, jokers leading",
     "让牌": "让牌 = yield: let the two after you answer your 对头's play first",
@@ -212,7 +235,9 @@ def terms_in(text: str) -> set[str]:
 
 
 def entry_text(lang: str, e: Entry, seats: dict[int, SeatInfo], me: int | None = None) -> str:
-    """One public thing that happened, short: ``Bob 777``, ``Cai 过``, ``🔥 Dan 烧 Eve: RR55555``."""
+    """One public thing that happened, short: ``Bob 777``, ``Cai passes (过)``, ``🔥 Dan 烧 Eve: RR55555``.
+    Told to ``me``, what he did or met reads "you …", a text of its own (the English verb agrees, the Chinese
+    你 takes no space)."""
 
     def name(s: int | None) -> str:
         if s is not None and s == me:
@@ -221,41 +246,101 @@ def entry_text(lang: str, e: Entry, seats: dict[int, SeatInfo], me: int | None =
         return info.name if info else "?"
 
     k, who, cards = e.kind, name(e.seat), format_cards(e.cards) if e.cards else ""
-    late = " " + t(lang, "(time up)") if e.actor == "timeout" else ""
+    mine = me is not None and e.seat == me
+    theirs = me is not None and e.other == me  # done to him
+    n = e.n or 0
     # Lazy: only the words of this kind are built (a place is worded only for a player who went out).
     words = {
-        "play": lambda: f"{who} {cards}{late}",
-        "burn": lambda: t(lang, "🔥 {a} 烧 {b}: {cards}", a=who, b=name(e.other), cards=cards) + late,
-        "pass": lambda: t(lang, "{a} 过", a=who) + late,
-        "auto_pass": lambda: t(lang, "{a} 要不起", a=who),
-        "yield": lambda: t(lang, "{a} 让牌", a=who) + late,
-        "trick_won": lambda: t(lang, "{a} takes the trick", a=who),
-        "opened": lambda: t(lang, "{a} 开点", a=who),
-        "out": lambda: t(lang, "🏁 {a} {place}", a=who, place=place_name(lang, e.n or 0)),
-        "men": lambda: t(lang, "🔒 {a} 闷 (by {b})", a=who, b=name(e.other)),
-        "burn_won": lambda: t(
-            lang, "🔥 {a}'s burn succeeds: {b} owes {n} 烧贡", a=who, b=name(e.other), n=e.n
+        "play": lambda: f"{who} {cards}",
+        "burn": lambda: (
+            t(lang, "🔥 you 烧 {b}: {cards}", b=name(e.other), cards=cards)
+            if mine
+            else t(lang, "🔥 {a} 烧 you: {cards}", a=who, cards=cards)
+            if theirs
+            else t(lang, "🔥 {a} 烧 {b}: {cards}", a=who, b=name(e.other), cards=cards)
         ),
-        "jie_shao": lambda: t(lang, "🧯 {a} 解烧: {b}'s burn is broken", a=who, b=name(e.other)),
+        "pass": lambda: t(lang, "you pass (过)") if mine else t(lang, "{a} passes (过)", a=who),
+        "auto_pass": lambda: (
+            t(lang, "you cannot beat (要不起)") if mine else t(lang, "{a} cannot beat (要不起)", a=who)
+        ),
+        "yield": lambda: t(lang, "you 让牌") if mine else t(lang, "{a} 让牌", a=who),
+        "trick_won": lambda: t(lang, "you take the trick") if mine else t(lang, "{a} takes the trick", a=who),
+        "opened": lambda: t(lang, "you 开点") if mine else t(lang, "{a} 开点", a=who),
+        "out": lambda: (
+            t(lang, "🏁 you go out {place}", place=place_name(lang, n))
+            if mine
+            else t(lang, "🏁 {a} goes out {place}", a=who, place=place_name(lang, n))
+        ),
+        "men": lambda: (
+            t(lang, "🔒 you 闷 (by {b})", b=name(e.other))
+            if mine
+            else t(lang, "🔒 {a} 闷 (by you)", a=who)
+            if theirs
+            else t(lang, "🔒 {a} 闷 (by {b})", a=who, b=name(e.other))
+        ),
+        "burn_won": lambda: burn_won_text(lang, who, name(e.other), n, mine=mine, theirs=theirs),
+        "jie_shao": lambda: (
+            t(lang, "🧯 {a} 解烧: your burn is broken", a=who)
+            if theirs
+            else t(lang, "🧯 {a} 解烧: {b}'s burn is broken", a=who, b=name(e.other))
+        ),
         "fan_shao": lambda: t(lang, "🔥 {a} 反烧 {b}: the stake doubles", a=who, b=name(e.other)),
         "burn_failed": lambda: t(lang, "💥 {a} cannot finish the burn: 烧糊", a=who),
         "free_for_all": lambda: t(lang, "四户乱缠"),
-        "discarded_fours": lambda: t(lang, "{a} throws away {n} 4s (not opened)", a=who, n=e.n),
+        "discarded_fours": lambda: (
+            tn(lang, "you throw away a 4 (not opened)", "you throw away {n} 4s (not opened)", n)
+            if mine
+            else tn(lang, "{a} throws away a 4 (not opened)", "{a} throws away {n} 4s (not opened)", n, a=who)
+        ),
         "round_over": lambda: t(lang, "the round is over"),
         "dealt": lambda: t(lang, "round {n} dealt", n=e.n),
         "tuoguan": lambda: t(lang, "{a}: 托管 (the computer plays)", a=who),
-        "back": lambda: t(lang, "{a} plays again", a=who),
-        "answered": lambda: t(lang, "{a} answered", a=who),
-        "returned": lambda: t(lang, "{a} 还贡 to {b}: {cards}", a=who, b=name(e.other), cards=cards),
-        "revolt": lambda: t(lang, "✊ {a} 革命", a=who),
+        "back": lambda: t(lang, "you play again") if mine else t(lang, "{a} plays again", a=who),
+        "answered": lambda: t(lang, "you answered") if mine else t(lang, "{a} answered", a=who),
+        "returned": lambda: (
+            t(lang, "you 还贡 to {b}: {cards}", b=name(e.other), cards=cards)
+            if mine
+            else t(lang, "{a} 还贡 to {b}: {cards}", a=who, b=name(e.other), cards=cards)
+        ),
+        "revolt": lambda: t(lang, "✊ you 革命") if mine else t(lang, "✊ {a} 革命", a=who),
         "no_revolt": lambda: t(lang, "{a}: no 革命", a=who),
-        "declare": lambda: t(lang, "{a} 宣点", a=who),
+        "declare": lambda: t(lang, "you 宣点") if mine else t(lang, "{a} 宣点", a=who),
         "no_declare": lambda: t(lang, "{a}: no 宣点", a=who),
-        "yaotou": lambda: t(lang, "{a} 要头", a=who),
-        "wutou": lambda: t(lang, "{a} 无头", a=who),
+        "yaotou": lambda: t(lang, "you 要头") if mine else t(lang, "{a} 要头", a=who),
+        "wutou": lambda: t(lang, "you 无头") if mine else t(lang, "{a} 无头", a=who),
     }.get(k)
-    text = words() if words is not None else None
-    return text if text is not None else f"{who} {k}"
+    text = words() if words is not None else f"{who} {k}"
+    if e.actor == "timeout" and k in ("play", "burn", "pass", "yield"):
+        text = t(lang, "{move} (time up)", move=text)
+    return text
+
+
+def burn_won_text(lang: str, burner: str, payer: str, n: int, *, mine: bool, theirs: bool) -> str:
+    """A burn that went through: who owes the burner how many cards of 烧贡 (the reader's own verb agrees)."""
+    if mine:
+        return tn(
+            lang,
+            "🔥 your burn succeeds: {b} owes {n} card of 烧贡",
+            "🔥 your burn succeeds: {b} owes {n} cards of 烧贡",
+            n,
+            b=payer,
+        )
+    if theirs:
+        return tn(
+            lang,
+            "🔥 {a}'s burn succeeds: you owe {n} card of 烧贡",
+            "🔥 {a}'s burn succeeds: you owe {n} cards of 烧贡",
+            n,
+            a=burner,
+        )
+    return tn(
+        lang,
+        "🔥 {a}'s burn succeeds: {b} owes {n} card of 烧贡",
+        "🔥 {a}'s burn succeeds: {b} owes {n} cards of 烧贡",
+        n,
+        a=burner,
+        b=payer,
+    )
 
 
 def story_line(
@@ -323,7 +408,7 @@ def turn_line(
             line += " · " + when_text(lang, table.due, now, reader_zone(table, reader))
         return line
     who = seats.get(view.current) if view.current is not None else None
-    line = t(lang, "Turn: {name}", name=who.name if who else "?") + f" ({phase_text(lang, view)})"
+    line = t(lang, "Turn: {name} ({phase})", name=who.name if who else "?", phase=phase_text(lang, view))
     if table.due is not None:
         line += " · " + when_text(lang, table.due, now, reader_zone(table, reader))
     return line
@@ -335,8 +420,20 @@ def turn_line(
 def debt_waived_text(lang: str, n: int, kind: str, why: str) -> str:
     """A debt of the round the rules waived: between teammates (R10.4), or replaced by 圈贡 (R10.2)."""
     if why == "team":
-        return t(lang, "{n} {kind} waived: they are teammates", n=n, kind=kind)
-    return t(lang, "{n} {kind} waived: 圈贡 replaces it", n=n, kind=kind)
+        return tn(
+            lang,
+            "{n} card of {kind} waived: they are teammates",
+            "{n} cards of {kind} waived: they are teammates",
+            n,
+            kind=kind,
+        )
+    return tn(
+        lang,
+        "{n} card of {kind} waived: 圈贡 replaces it",
+        "{n} cards of {kind} waived: 圈贡 replaces it",
+        n,
+        kind=kind,
+    )
 
 
 def waived_text(lang: str, e: Event, payer: str | None, receiver: str) -> str:

@@ -4,6 +4,7 @@ what happened, what is asked of him and what it cost — over a game that may la
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from players import Table, buttons, lobby_button, move_buttons, round_summaries, turn_message
@@ -12,6 +13,8 @@ from telegram.ext import Application
 from bot import codec
 from emulator import TelegramEmulator
 from emulator.state import StoredMessage
+
+CARDS_LEFT = re.compile(r"\d+ cards? left")  # the end of a move's line: "31 cards left", "1 card left"
 
 
 def texts(emu: TelegramEmulator, chat_id: int) -> list[str]:
@@ -104,7 +107,9 @@ async def test_the_private_chat_stays_tidy_one_live_turn_and_short_old_ones(
         acted = [m for m in mine if m.history and "· your turn" in (m.history[0].text or "")]
         assert acted, "he had turns"
         for m in acted:
-            assert "cards left" in (m.text or "") or "Time ran out" in (m.text or "")
+            assert " left" in (m.text or "") or "Time ran out" in (
+                m.text or ""
+            )  # "31 cards left", "1 card left"
             assert "Your cards" not in (m.text or ""), "an old turn message is shortened to what he did"
 
 
@@ -119,7 +124,7 @@ async def test_the_round_and_the_match_end_in_private_too_and_stop_asks_first(
     for user in table.humans:
         await emu.wait_for(
             lambda u=user: any(
-                "Round 1 is over" in tx and "You:" in tx and "points" in tx for tx in texts(emu, u.id)
+                "Round 1 is over" in tx and "You:" in tx and " point" in tx for tx in texts(emu, u.id)
             ),
             timeout=10,
             description="the round's end in private",
@@ -303,7 +308,8 @@ async def test_card_memory_and_the_time_zone_follow_the_groups_settings(
     )
     msg = turn_message(emu, table.humans[0].id)
     assert msg is not None
-    assert "记牌" in (msg.text or "") and "大王" in (msg.text or "")
+    # An English player: the jokers as his hand writes them (B, R), not 小王 and 大王.
+    assert "记牌 still out: A " in (msg.text or "") and " · R " in (msg.text or "")
     assert "GMT (in" in (msg.text or "") or "BST (in" in (msg.text or ""), msg.text
 
 
@@ -532,7 +538,7 @@ async def test_a_player_who_is_not_to_act_sees_his_hand_now_from_his_private_cha
     rng = random.Random(3)
     await table.play_until(
         lambda: any(
-            "cards left" in (m.text or "") and turn_message(emu, u.id) is None
+            CARDS_LEFT.search(m.text or "") and turn_message(emu, u.id) is None
             for u in table.humans
             for m in emu.bot_messages(u.id)
         ),
@@ -542,9 +548,9 @@ async def test_a_player_who_is_not_to_act_sees_his_hand_now_from_his_private_cha
         u
         for u in table.humans
         if turn_message(emu, u.id) is None
-        and any("cards left" in (m.text or "") for m in emu.bot_messages(u.id))
+        and any(CARDS_LEFT.search(m.text or "") for m in emu.bot_messages(u.id))
     )
-    line = [m for m in emu.bot_messages(user.id) if "cards left" in (m.text or "")][-1]
+    line = [m for m in emu.bot_messages(user.id) if CARDS_LEFT.search(m.text or "")][-1]
     left = int((line.text or "").rsplit(" · ", 1)[1].split()[0])  # "… · 31 cards left"
     said = emu.user_sends(user, user.id, "/hand")
     shown = await emu.wait_for_bot_message(user.id, after=said)

@@ -16,6 +16,8 @@ pytestmark = pytest.mark.unit
 
 ANN, BOB, CAI = 101, 102, 103
 SOMETHING_WRONG = "Something went wrong; please try again."
+STOP_QUESTION = "Stop the match and close the table for everyone? The final standings will be posted."
+STOP_REFUSED = "Only a seated player, the table's creator or a group admin can stop the table."
 
 
 @pytest.fixture
@@ -123,6 +125,31 @@ async def test_leave_by_a_player_not_seated_is_refused(stage: DeskStage) -> None
     await stage.send(stage.message(CAI, "/leave"))
     assert stage.said(GROUP) == ["You are not seated at this table."]
     assert await the_table(stage) == before
+
+
+async def test_stop_by_a_member_neither_seated_nor_its_creator_nor_an_admin_is_refused_without_a_question(
+    stage: DeskStage,
+) -> None:
+    before = await lobby_with(stage, ANN)
+    await stage.send(stage.message(CAI, "/stop"))
+    assert stage.said(GROUP) == [STOP_REFUSED]
+    assert not any(c.buttons for c in stage.bot.calls), "no question with buttons he could not use"
+    assert await the_table(stage) == before
+
+
+async def test_stop_by_a_group_admin_not_seated_asks_and_his_yes_closes_the_table(stage: DeskStage) -> None:
+    table = await lobby_with(stage, ANN)
+    stage.bot.admins.add(CAI)
+    await stage.send(stage.message(CAI, "/stop"))
+    [question] = [c for c in stage.bot.calls if c.chat_id == GROUP and c.method == "sendMessage"]
+    assert question.text == STOP_QUESTION and question.message_id is not None
+    [yes] = [b for b in question.buttons if b.endswith(":stopok")]
+    stage.bot.forget()
+    await stage.send(stage.tap(CAI, yes, chat_id=GROUP, message_id=question.message_id))
+    [answer] = stage.answers()
+    assert answer.text == "The table is closed."
+    assert (await stage.load(table.id)).status == "closed"
+    assert any(text.startswith("The table is closed. Final standings:") for text in stage.said(GROUP))
 
 
 async def test_a_table_command_without_a_table_says_how_to_open_one(stage: DeskStage) -> None:

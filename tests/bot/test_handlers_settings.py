@@ -54,5 +54,5 @@ async def test_a_rule_changed_in_play_says_it_holds_from_the_next_round(stage: D
     assert answer.text == "Saved: from the next round (this round keeps its rules)."
     shown = stage.bot.shows(GROUP, panel)
     assert shown is not None
-    assert "This round is played with the rules it was dealt with (" in shown.text
+    assert "This round keeps the rules it was dealt with, Classic (经典);" in shown.text
     assert (await stage.load(table.id)).rules == table.rules, "the round in play keeps its rules"

@@ -96,5 +96,5 @@ def test_a_refused_play_says_what_would_be_allowed() -> None:
     held = rnd.illegal_reason(Action(PLAY, parse_cards("JJ2")))
     assert size is not None and held is not None
     assert refusal_text("en", size) == "7777 does not beat 666: the play must have 3 cards."
-    assert refusal_text("en", held) == "You do not hold JJ2: you have no 2."
+    assert refusal_text("en", held) == "you do not hold JJ2: you have no 2."
     assert "必须出 3 张" in refusal_text("zh", size)
