@@ -24,8 +24,10 @@ async def emulator() -> AsyncIterator[TelegramEmulator]:
         yield emu
     finally:
         await emu.stop()
-    # A request the emulator could not handle would otherwise pass as a 500 the bot shrugged off.
+    # A request the emulator could not handle would otherwise pass as a 500 the bot shrugged off, and a call
+    # the published Bot API does not allow as a 400 the bot logged and went on.
     assert not emu.internal_errors, f"the emulator failed internally: {emu.internal_errors}"
+    assert not emu.refused_calls, f"calls the Bot API does not allow: {emu.refused_calls}"
 
 
 @pytest.fixture
