@@ -16,20 +16,26 @@ reading back, waiting), ``control_http`` (the same over /_emu/), ``state`` (user
 ``python -m emulator.bench`` measures it.
 """
 
+from .bots import EmulatedBot
 from .errors import ApiError
 from .flood import FloodLimits
 from .server import DEFAULT_TOKEN, TelegramEmulator
-from .state import CallbackQuery, Chat, EmulatorError, Revision, StoredMessage, User
+from .state import GENERAL_TOPIC, CallbackQuery, Chat, EmulatorError, Revision, StoredMessage, Topic, User
+from .world import ANONYMOUS_ADMIN_ID
 
 __all__ = [
+    "ANONYMOUS_ADMIN_ID",
     "DEFAULT_TOKEN",
+    "GENERAL_TOPIC",
     "ApiError",
     "CallbackQuery",
     "Chat",
+    "EmulatedBot",
     "EmulatorError",
     "FloodLimits",
     "Revision",
     "StoredMessage",
     "TelegramEmulator",
+    "Topic",
     "User",
 ]
