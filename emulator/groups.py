@@ -82,10 +82,25 @@ class GroupControls(Controls):
         return chat
 
     def create_forum(
-        self, title: str, members: Iterable[UserRef], *, bot_is_admin: bool = False, **details: object
+        self,
+        title: str,
+        members: Iterable[UserRef],
+        *,
+        admins: Iterable[UserRef] = (),
+        creator: UserRef | None = None,
+        bot_is_admin: bool = False,
+        announce: bool = True,
     ) -> Chat:
         """A forum supergroup (topics on), with its General topic; topics come from ``create_topic``."""
-        return self.create_group(title, members, bot_is_admin=bot_is_admin, forum=True, **details)  # type: ignore[arg-type]
+        return self.create_group(
+            title,
+            members,
+            admins=admins,
+            creator=creator,
+            bot_is_admin=bot_is_admin,
+            forum=True,
+            announce=announce,
+        )
 
     def create_topic(
         self, chat: ChatRef, name: str, *, by: UserRef | None = None, icon_color: int = DEFAULT_TOPIC_COLOR

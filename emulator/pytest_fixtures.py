@@ -13,6 +13,8 @@ from collections.abc import AsyncIterator
 import pytest
 from telegram import Bot
 
+from .schema import load
+from .schema_check import conformance_problem
 from .server import TelegramEmulator
 
 
@@ -28,6 +30,7 @@ async def emulator() -> AsyncIterator[TelegramEmulator]:
     # the published Bot API does not allow as a 400 the bot logged and went on.
     assert not emu.internal_errors, f"the emulator failed internally: {emu.internal_errors}"
     assert not emu.refused_calls, f"calls the Bot API does not allow: {emu.refused_calls}"
+    assert not unpublished(emu), f"the emulator sent what the Bot API does not describe: {unpublished(emu)}"
 
 
 @pytest.fixture
@@ -36,3 +39,20 @@ async def emulated_bot(emulator: TelegramEmulator) -> AsyncIterator[Bot]:
         emulator.token, base_url=emulator.api_base_url, base_file_url=emulator.file_base_url
     ) as bot:
         yield bot
+
+
+def unpublished(emu: TelegramEmulator) -> list[str]:
+    """Every update the emulator queued and every result it answered, for any of its bots, that is not of the
+    type the published Bot API gives it: an emulator bug a bot's test would otherwise build on."""
+    spec, found = load(), []
+    for bot in emu.bots:
+        for update in bot.updates.history:
+            if problem := conformance_problem(update, "Update", spec):
+                found.append(f"update {update}: {problem}")
+        for call in bot.api_log:
+            method, body = spec.method(call["method"]), call["response"]
+            if method is None or not body["ok"] or len(method.returns) != 1:
+                continue
+            if problem := conformance_problem(body["result"], method.returns[0], spec):
+                found.append(f"{call['method']} answered {body['result']}: {problem}")
+    return found

@@ -77,6 +77,7 @@ class ObjectType:
 class Method:
     name: str
     fields: dict[str, Field]
+    returns: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,9 @@ def _object_type(name: str, raw: dict[str, Any], parent: str | None) -> ObjectTy
 def load(path: Path = DATA) -> Spec:
     data = json.loads(path.read_text(encoding="utf-8"))
     methods = {
-        name.lower(): Method(name, {f["name"]: _field(f) for f in raw.get("fields", [])})
+        name.lower(): Method(
+            name, {f["name"]: _field(f) for f in raw.get("fields", [])}, tuple(raw.get("returns", []))
+        )
         for name, raw in data["methods"].items()
     }
     parents = {sub: name for name, raw in data["types"].items() for sub in raw.get("subtypes", [])}
