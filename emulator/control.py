@@ -38,7 +38,10 @@ class Controls(Delivery):
         if isinstance(chat, User):
             return self.world.private_chat(chat)
         if chat > 0 and chat in self.network.users:
-            return self.world.private_chat(self.network.users[chat])
+            user = self.network.users[chat]
+            if user.is_bot:
+                raise EmulatorError(f"{user.first_name} is a bot: a bot has no private chat with another bot")
+            return self.world.private_chat(user)
         return self.world.chat(chat)
 
     def _message(self, message: MessageRef) -> StoredMessage:

@@ -3,7 +3,8 @@
 Import them into a conftest (``from emulator.pytest_fixtures import emulated_bot, emulator``)
 or list the module in the root conftest's ``pytest_plugins``; a test then
 asks for ``emulator`` (a started :class:`TelegramEmulator`) and ``emulated_bot`` (an initialised
-``telegram.Bot`` pointed at it).
+``telegram.Bot`` pointed at it). The ``emulator`` fixture fails the test, after it ran, if the emulator failed
+internally, refused a call the published Bot API does not allow, or sent anything not of a published type.
 """
 
 from __future__ import annotations
