@@ -99,8 +99,7 @@ async def _seat_table(
     people = [emu.create_user(f"P{n}x{i}", language_code="en") for i in range(humans)]
     for user in people:
         # Players of a bot in use have started it before: no /start (and no welcome message) here.
-        user.started_bot = True
-        emu.world.private_chat(user)
+        emu.world.private_chat(user).started = True
     group = emu.create_group(f"Table {n}", people)
     said = emu.user_sends(people[0], group.id, "/new")
     lobby = await emu.wait_for(

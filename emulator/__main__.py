@@ -1,7 +1,8 @@
 """Run the emulator on its own: ``python -m emulator --port 8081``.
 
 Point a bot at ``http://127.0.0.1:PORT/bot`` (PTB's ``base_url``) and drive the users' side
-through the /_emu/ routes.
+through the /_emu/ routes; ``POST /_emu/bots`` adds another bot (its token in the answer), and every route
+acts for the bot its ``bot`` field names.
 """
 
 from __future__ import annotations

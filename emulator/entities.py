@@ -370,8 +370,9 @@ def _strip(text: str, entities: list[Entity]) -> tuple[str, list[Entity]]:
     return result, kept
 
 
-def format_text(text: str, parse_mode: str | None, entities: list[Entity] | None) -> tuple[str, list[Entity]]:
-    """The plain text and entities a message ends up with, or the refusal Telegram gives."""
+def parse_text(text: str, parse_mode: str | None, entities: list[Entity] | None) -> tuple[str, list[Entity]]:
+    """The plain text and entities that ``text`` becomes (trimmed, as Telegram keeps it), or the refusal
+    Telegram gives for markup it cannot parse."""
     mode = (parse_mode or "").lower()
     if mode == "html":
         plain, found = parse_html(text)
@@ -383,7 +384,12 @@ def format_text(text: str, parse_mode: str | None, entities: list[Entity] | None
         raise bad_request("unsupported parse_mode")
     else:
         plain, found = text, [dict(e) for e in entities or []]
-    plain, found = _strip(plain, found)
+    return _strip(plain, found)
+
+
+def format_text(text: str, parse_mode: str | None, entities: list[Entity] | None) -> tuple[str, list[Entity]]:
+    """The plain text and entities a message ends up with, or the refusal Telegram gives."""
+    plain, found = parse_text(text, parse_mode, entities)
     if not plain:
         raise bad_request("message text is empty")
     if len(plain) > MAX_MESSAGE_LENGTH:

@@ -34,7 +34,7 @@ class Journal:
     def since(self, seq: int) -> list[dict[str, Any]]:
         return self.events[max(seq, 0) :]
 
-    async def wait_for(self, condition: Callable[[], T], timeout: float, description: str = "") -> T:
+    async def wait_for(self, condition: Callable[[], T | None], timeout: float, description: str = "") -> T:
         """Return the first truthy value of ``condition``, checked after every change."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 from .entities import format_text
 from .errors import NOT_MODIFIED, bad_request, forbidden
 from .params import Params
-from .state import Chat, StoredMessage
+from .state import GENERAL_TOPIC, Chat, StoredMessage
 
 if TYPE_CHECKING:
-    from .server import TelegramEmulator
+    from .bots import EmulatedBot as TelegramEmulator
 
 Handler = Callable[["TelegramEmulator", Params], Awaitable[Any]]
 METHODS: dict[str, tuple[str, Handler]] = {}  # lower-case name -> (canonical name, handler)
@@ -34,6 +34,7 @@ CHAT_ACTIONS = frozenset(
     }
 )
 QUERY_INVALID = "query is too old and response timeout expired or query ID is invalid"
+THREAD_NOT_FOUND = "message thread not found"
 
 
 def api(name: str) -> Callable[[Handler], Handler]:
@@ -63,18 +64,25 @@ def resolve_chat(emu: TelegramEmulator, p: Params, name: str = "chat_id") -> Cha
     return chat
 
 
-def check_can_write(emu: TelegramEmulator, chat: Chat) -> None:
+def check_can_write(emu: TelegramEmulator, chat: Chat, *, sending: bool = True) -> None:
+    """Refuse as Telegram does a bot that may not write here: one the user never started (a bot can't open a
+    private chat) or blocked; one removed or kicked from the group; one restricted there (``sending``)."""
     if chat.type == "private":
-        assert chat.private_user_id is not None
-        user = emu.world.users[chat.private_user_id]
-        if user.blocked_bot:
+        if chat.blocked:
             raise forbidden("bot was blocked by the user")
-        if not user.started_bot:
+        if not chat.started:
             raise forbidden("bot can't initiate conversation with a user")
         return
-    if chat.bot_status == "kicked":
+    check_can_read(emu, chat)
+    if sending and emu.world.status_in(chat) == "restricted":
+        raise bad_request("not enough rights to send text messages to the chat")
+
+
+def check_can_read(emu: TelegramEmulator, chat: Chat) -> None:
+    status = emu.world.status_in(chat)
+    if chat.is_group and status == "kicked":
         raise forbidden(f"bot was kicked from the {chat.type} chat")
-    if chat.bot_status == "left":
+    if chat.is_group and status == "left":
         raise forbidden(f"bot is not a member of the {chat.type} chat")
 
 
@@ -160,6 +168,20 @@ def _reply_target(chat: Chat, p: Params) -> int | None:
             return None
         raise bad_request("message to be replied not found")
     return int(message_id)
+
+
+def _thread(emu: TelegramEmulator, chat: Chat, p: Params, reply_to: int | None) -> int | None:
+    """The forum topic a message goes to: the one named, else the one of the message it replies to, else
+    General. Outside forums Telegram ignores message_thread_id."""
+    if not chat.is_forum:
+        return None
+    thread_id = p.int("message_thread_id")
+    if thread_id is None:
+        replied = chat.messages.get(reply_to) if reply_to is not None else None
+        return replied.thread_id if replied is not None else None
+    if thread_id == GENERAL_TOPIC or thread_id not in chat.topics:
+        raise bad_request(THREAD_NOT_FOUND)
+    return thread_id
 
 
 def _flood_checked(emu: TelegramEmulator, method: str, chat: Chat) -> None:
@@ -301,9 +323,10 @@ async def send_message(emu: TelegramEmulator, p: Params) -> Any:
     text, entities = _text_and_entities(p)
     inline, other = parse_markup(p)
     reply_to = _reply_target(chat, p)
+    thread_id = _thread(emu, chat, p, reply_to)
     _flood_checked(emu, "sendMessage", chat)
     silent = p.bool("disable_notification")
-    message = emu.store_bot_message(chat, text, entities, inline, other, reply_to, silent)
+    message = emu.store_bot_message(chat, text, entities, inline, other, reply_to, silent, thread_id)
     emu.flood.record(chat.id, chat.type)
     return emu.world.message_to_api(message)
 
@@ -312,9 +335,10 @@ def _editable(emu: TelegramEmulator, p: Params) -> tuple[Chat, StoredMessage]:
     if "inline_message_id" in p:
         raise bad_request("MESSAGE_ID_INVALID")
     chat = resolve_chat(emu, p)
-    check_can_write(emu, chat)
+    check_can_write(emu, chat, sending=False)
     message = _message_of(chat, p.int("message_id"), "message to edit not found")
-    if not message.from_bot:
+    # Only the bot's own messages: not a user's, not another bot's.
+    if message.sender_id != emu.bot_id:
         raise bad_request("message can't be edited")
     return chat, message
 
@@ -348,13 +372,18 @@ async def edit_message_reply_markup(emu: TelegramEmulator, p: Params) -> Any:
 
 
 def _check_can_delete(emu: TelegramEmulator, chat: Chat, message: StoredMessage) -> None:
-    if chat.is_group and not message.from_bot and chat.bot_status != "administrator":
+    """Telegram's rules: a bot deletes its own messages, and in a group others' only as an administrator;
+    never a message sent 48 hours ago or more."""
+    if chat.is_group and message.sender_id != emu.bot_id and emu.world.status_in(chat) != "administrator":
+        raise bad_request("message can't be deleted")
+    if emu.network.now() - message.date >= emu.network.delete_window:
         raise bad_request("message can't be deleted")
 
 
 @api("deleteMessage")
 async def delete_message(emu: TelegramEmulator, p: Params) -> Any:
     chat = resolve_chat(emu, p)
+    check_can_read(emu, chat)
     message = _message_of(chat, p.int("message_id"), "message to delete not found")
     _check_can_delete(emu, chat, message)
     emu.apply_delete(message)
@@ -364,6 +393,7 @@ async def delete_message(emu: TelegramEmulator, p: Params) -> Any:
 @api("deleteMessages")
 async def delete_messages(emu: TelegramEmulator, p: Params) -> Any:
     chat = resolve_chat(emu, p)
+    check_can_read(emu, chat)
     ids = p.obj("message_ids")
     if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
         raise bad_request("message identifiers are not specified")
@@ -383,6 +413,7 @@ async def send_chat_action(emu: TelegramEmulator, p: Params) -> Any:
     check_can_write(emu, chat)
     if p.str("action") not in CHAT_ACTIONS:
         raise bad_request("wrong parameter action in request")
+    _thread(emu, chat, p, None)
     return True
 
 
@@ -391,7 +422,7 @@ async def pin_chat_message(emu: TelegramEmulator, p: Params) -> Any:
     chat = resolve_chat(emu, p)
     check_can_write(emu, chat)
     message = _message_of(chat, p.int("message_id"), "message to pin not found")
-    if chat.is_group and chat.bot_status != "administrator":
+    if chat.is_group and emu.world.status_in(chat) != "administrator":
         raise bad_request("not enough rights to manage pinned messages in the chat")
     emu.set_pinned(chat, message.message_id)
     return True
@@ -400,7 +431,8 @@ async def pin_chat_message(emu: TelegramEmulator, p: Params) -> Any:
 @api("unpinChatMessage")
 async def unpin_chat_message(emu: TelegramEmulator, p: Params) -> Any:
     chat = resolve_chat(emu, p)
-    if chat.is_group and chat.bot_status != "administrator":
+    check_can_read(emu, chat)
+    if chat.is_group and emu.world.status_in(chat) != "administrator":
         raise bad_request("not enough rights to manage pinned messages in the chat")
     emu.set_pinned(chat, None)
     return True
@@ -411,8 +443,12 @@ async def unpin_chat_message(emu: TelegramEmulator, p: Params) -> Any:
 
 @api("answerCallbackQuery")
 async def answer_callback_query(emu: TelegramEmulator, p: Params) -> Any:
+    # Only the bot whose button was tapped may answer, once, and only within the window after the tap.
     query = emu.world.callback_queries.get(p.required_str("callback_query_id"))
     if query is None or query.answered:
+        raise bad_request(QUERY_INVALID)
+    if emu.network.clock() - query.tapped_at > emu.network.callback_answer_window:
+        emu.journal.add("callback_too_late", **query.to_json())
         raise bad_request(QUERY_INVALID)
     text = p.str("text")
     if text is not None and len(text) > 200:
@@ -429,6 +465,7 @@ async def answer_callback_query(emu: TelegramEmulator, p: Params) -> Any:
 @api("getChat")
 async def get_chat(emu: TelegramEmulator, p: Params) -> Any:
     chat = resolve_chat(emu, p)
+    check_can_read(emu, chat)
     info = emu.world.chat_full_info(chat)
     if chat.pinned_message_id is not None and chat.pinned_message_id in chat.messages:
         info["pinned_message"] = emu.world.message_to_api(chat.messages[chat.pinned_message_id])
@@ -446,6 +483,7 @@ def _member_user(emu: TelegramEmulator, p: Params) -> Any:
 @api("getChatMember")
 async def get_chat_member(emu: TelegramEmulator, p: Params) -> Any:
     chat = resolve_chat(emu, p)
+    check_can_read(emu, chat)
     user = _member_user(emu, p)
     if chat.type == "private" and user.id not in (chat.private_user_id, emu.world.bot.id):
         raise bad_request("user not found")
@@ -457,12 +495,12 @@ async def get_chat_administrators(emu: TelegramEmulator, p: Params) -> Any:
     chat = resolve_chat(emu, p)
     if chat.type == "private":
         raise bad_request("there are no administrators in the private chat")
-    if chat.is_group and chat.bot_status in ("left", "kicked"):
-        check_can_write(emu, chat)
-    admins = [emu.world.member_to_api(chat, emu.world.users[uid]) for uid in chat.admin_ids()]
-    if chat.bot_status == "administrator":
-        admins.append(emu.world.member_to_api(chat, emu.world.bot))
-    return admins
+    check_can_read(emu, chat)
+    # Anonymous admins are hidden from those who may not manage the chat, as Telegram hides them.
+    hidden = set() if emu.world.status_in(chat) == "administrator" else chat.anonymous_admins
+    people = [uid for uid in chat.admin_ids() if uid not in hidden]
+    bots = [bid for bid, status in chat.bots.items() if status == "administrator"]
+    return [emu.world.member_to_api(chat, emu.world.users[uid]) for uid in people + bots]
 
 
 @api("getChatMemberCount")
@@ -470,7 +508,8 @@ async def get_chat_member_count(emu: TelegramEmulator, p: Params) -> Any:
     chat = resolve_chat(emu, p)
     if chat.type == "private":
         return 2
-    return len(chat.member_ids()) + (chat.bot_status in ("member", "administrator"))
+    check_can_read(emu, chat)
+    return len(chat.member_ids()) + len(chat.bot_ids())
 
 
 @api("leaveChat")
@@ -478,6 +517,7 @@ async def leave_chat(emu: TelegramEmulator, p: Params) -> Any:
     chat = resolve_chat(emu, p)
     if chat.type == "private":
         raise bad_request("chat member status can't be changed in private chats")
-    check_can_write(emu, chat)
+    check_can_read(emu, chat)
     emu.set_bot_status(chat, "left", by=emu.world.bot)
+    emu.store_service(chat, emu.world.bot, {"left_chat_member": emu.world.bot.to_api()})
     return True

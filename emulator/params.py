@@ -6,6 +6,7 @@ bodies. Each accessor accepts both spellings so the methods never care which one
 
 from __future__ import annotations
 
+import builtins
 import json
 from typing import Any
 
@@ -19,19 +20,19 @@ class Params:
     def __contains__(self, name: str) -> bool:
         return self.raw.get(name) is not None
 
-    def str(self, name: str, default: str | None = None) -> str | None:
+    def str(self, name: str, default: builtins.str | None = None) -> builtins.str | None:
         value = self.raw.get(name)
         if value is None:
             return default
         return value if isinstance(value, str) else json.dumps(value)
 
-    def required_str(self, name: str) -> str:
+    def required_str(self, name: builtins.str) -> builtins.str:
         value = self.str(name)
         if value is None:
             raise bad_request(f'parameter "{name}" is required')
         return value
 
-    def int(self, name: str, default: int | None = None) -> int | None:
+    def int(self, name: builtins.str, default: builtins.int | None = None) -> builtins.int | None:
         value = self.raw.get(name)
         if value is None or value == "":
             return default
@@ -42,7 +43,7 @@ class Params:
         except (TypeError, ValueError):
             raise bad_request(f"invalid {name} specified") from None
 
-    def float(self, name: str, default: float | None = None) -> float | None:
+    def float(self, name: builtins.str, default: builtins.float | None = None) -> builtins.float | None:
         value = self.raw.get(name)
         if value is None or value == "":
             return default
@@ -51,7 +52,7 @@ class Params:
         except (TypeError, ValueError):
             raise bad_request(f"invalid {name} specified") from None
 
-    def bool(self, name: str, default: bool = False) -> bool:
+    def bool(self, name: builtins.str, default: builtins.bool = False) -> builtins.bool:
         value = self.raw.get(name)
         if value is None:
             return default
@@ -61,7 +62,7 @@ class Params:
             return bool(value)
         return str(value).strip().lower() in ("true", "1", "yes")
 
-    def obj(self, name: str) -> Any:
+    def obj(self, name: builtins.str) -> Any:
         """A structured parameter (reply_markup, entities, ...); forms carry it JSON-encoded."""
         value = self.raw.get(name)
         if isinstance(value, str):
@@ -73,7 +74,7 @@ class Params:
                 raise bad_request(f"can't parse {name} JSON object") from None
         return value
 
-    def chat_id(self, name: str = "chat_id") -> int | str:
+    def chat_id(self, name: builtins.str = "chat_id") -> builtins.int | builtins.str:
         """Integer ids stay integers; ``@username`` stays a string."""
         value = self.raw.get(name)
         if value is None or value == "":

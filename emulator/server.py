@@ -1,37 +1,30 @@
-"""The emulator's HTTP face: the Bot API under /bot<TOKEN>/ and the control API under /_emu/."""
+"""The emulator's HTTP face: the Bot API under /bot<TOKEN>/ for every bot it holds, and the control API under
+/_emu/."""
 
 from __future__ import annotations
 
+import itertools
 import json
-import logging
 import time
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
 
 from . import control_http
-from .control import Controls
-from .errors import ApiError, not_found, unauthorized
-from .flood import FloodControl, FloodLimits
-from .journal import Journal
-from .methods import lookup
-from .params import Params
-from .state import World
-from .updates import UpdateQueue
-
-log = logging.getLogger(__name__)
+from .bots import FIRST_UPDATE_ID, EmulatedBot
+from .errors import not_found, unauthorized
+from .flood import FloodLimits
+from .world import Network
 
 DEFAULT_TOKEN = "123456789:AAEmulatedTelegramBotTokenForTests0"
 
 
-class TelegramEmulator(Controls):
-    """One emulated Telegram with one bot in it, served on 127.0.0.1.
+class TelegramEmulator(EmulatedBot):
+    """One emulated Telegram served on 127.0.0.1, with one bot in it to begin with (this object is that bot's
+    handle: ``token``, ``updates``, ``flood``, the control methods) and as many more as ``create_bot`` makes.
 
-    ``privacy_mode`` mirrors BotFather's group privacy: when on (Telegram's default) the bot sees
-    only commands, replies to its own messages, mentions and service messages in groups where it
-    is not an administrator.
+    ``callback_answer_window``: the seconds in which a tap may be answered (Telegram's is about 15).
     """
 
     def __init__(
@@ -44,37 +37,81 @@ class TelegramEmulator(Controls):
         flood_limits: FloodLimits | None = None,
         flood_enabled: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        check_calls: bool = True,
+        callback_answer_window: float | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
-        bot_id_text = token.partition(":")[0]
-        if not bot_id_text.isdigit():
-            raise ValueError("a bot token starts with the bot's numeric id and a colon")
-        self.token = token
-        self.privacy_mode = privacy_mode
-        self.world = World(int(bot_id_text), bot_name, bot_username)
-        self.journal = Journal()
-        self.updates = UpdateQueue(
-            now=World.now, on_webhook_reply=self._run_webhook_reply, on_event=self.journal.add
+        network = Network()
+        if callback_answer_window is not None:
+            network.callback_answer_window = callback_answer_window
+        super().__init__(
+            network,
+            token,
+            name=bot_name,
+            username=bot_username,
+            privacy_mode=privacy_mode,
+            flood_limits=flood_limits,
+            flood_enabled=flood_enabled,
+            clock=clock,
+            check_calls=check_calls,
         )
-        self.flood = FloodControl(limits=flood_limits or FloodLimits(), enabled=flood_enabled, clock=clock)
-        self.calls: Counter[str] = Counter()
-        self.api_log: list[dict[str, Any]] = []
-        self.internal_errors: list[str] = []
+        self._clock = clock
+        self._bot_ids = itertools.count(int(token.partition(":")[0]) + 1)
         self._host, self._port = host, port
         self._runner: web.AppRunner | None = None
-        self.base_url = ""
+
+    # --- more bots ------------------------------------------------------------------------------------
+
+    def create_bot(
+        self,
+        name: str = "Another Test Bot",
+        *,
+        username: str | None = None,
+        token: str | None = None,
+        privacy_mode: bool = True,
+        flood_limits: FloodLimits | None = None,
+        flood_enabled: bool = False,
+        first_update_id: int = FIRST_UPDATE_ID,
+        check_calls: bool | None = None,
+    ) -> EmulatedBot:
+        """Another bot on the same Telegram, served by the same server under its own token: its own id,
+        update ids (counted from ``first_update_id``, so they overlap the first bot's unless told otherwise),
+        queue, flood limits, private chats; it is in no group until added (``create_group`` or ``add_bot``
+        on its handle). Returns its handle, which has every control method, seen from that bot."""
+        if token is None:
+            bot_id = next(self._bot_ids)
+            while bot_id in self.network.users:
+                bot_id = next(self._bot_ids)
+            token = f"{bot_id}:AAEmulatedTelegramBotTokenForTests{len(self.network.bots)}"
+        bot_id = int(token.partition(":")[0])
+        bot = EmulatedBot(
+            self.network,
+            token,
+            name=name,
+            username=username or f"test_bot_{bot_id}",
+            privacy_mode=privacy_mode,
+            flood_limits=flood_limits,
+            flood_enabled=flood_enabled,
+            clock=self._clock,
+            check_calls=self.check_calls if check_calls is None else check_calls,
+            first_update_id=first_update_id,
+        )
+        self.journal.add("bot_created", bot=bot.world.bot.to_api())
+        return bot
+
+    def bot(self, ref: str | int) -> EmulatedBot:
+        """A bot's handle by its token, id or @username."""
+        for bot in self.network.bots.values():
+            if ref in (bot.token, bot.bot_id, str(bot.bot_id)) or str(ref).removeprefix("@") == bot.username:
+                return bot
+        raise KeyError(f"no bot {ref!r}")
+
+    @property
+    def bots(self) -> list[EmulatedBot]:
+        return list(self.network.bots.values())
 
     # --- life cycle --------------------------------------------------------------------------------
-
-    @property
-    def api_base_url(self) -> str:
-        """What PTB's ``base_url`` should be; PTB appends the token."""
-        return f"{self.base_url}/bot"
-
-    @property
-    def file_base_url(self) -> str:
-        return f"{self.base_url}/file/bot"
 
     def make_app(self) -> web.Application:
         app = web.Application()
@@ -85,7 +122,8 @@ class TelegramEmulator(Controls):
 
     async def start(self) -> str:
         """Serve on the host and port given (port 0 picks a free one); return the base URL."""
-        self.updates.closing = False
+        for bot in self.network.bots.values():
+            bot.updates.closing = False
         self._runner = web.AppRunner(
             self.make_app(), handle_signals=False, access_log=None, shutdown_timeout=0.5
         )
@@ -93,12 +131,13 @@ class TelegramEmulator(Controls):
         site = web.TCPSite(self._runner, self._host, self._port)
         await site.start()
         host, port = self._runner.addresses[0][:2]
-        self.base_url = f"http://{host}:{port}"
-        return self.base_url
+        self.network.base_url = f"http://{host}:{port}"
+        return self.network.base_url
 
     async def stop(self) -> None:
         # Wake long polls first so the server does not wait out their timeouts.
-        await self.updates.close()
+        for bot in list(self.network.bots.values()):
+            await bot.updates.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -110,37 +149,17 @@ class TelegramEmulator(Controls):
     async def __aexit__(self, *exc_info: object) -> None:
         await self.stop()
 
-    # --- the Bot API --------------------------------------------------------------------------------
-
-    async def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """Run one Bot API method and return the JSON body Telegram would answer with."""
-        found = lookup(method)
-        name = found[0] if found else method
-        self.calls[name] += 1
-        try:
-            if found is None:
-                raise not_found()
-            result = await found[1](self, Params(params))
-            body: dict[str, Any] = {"ok": True, "result": result}
-        except ApiError as error:
-            body = error.payload()
-        except Exception as error:  # an emulator bug must not take the server down mid-test
-            log.exception("emulator failed in %s", name)
-            self.internal_errors.append(f"{name}: {error!r}")
-            body = {"ok": False, "error_code": 500, "description": "Internal Server Error"}
-        self.api_log.append({"method": name, "params": params, "response": body, "at": time.time()})
-        if name != "getUpdates" or body.get("result"):
-            self.journal.add("api_call", method=name, ok=body["ok"], error=body.get("description"))
-        return body
+    # --- HTTP -----------------------------------------------------------------------------------------
 
     async def _handle_api(self, request: web.Request) -> web.Response:
-        if request.match_info["token"] != self.token:
+        bot = self.network.bot_by_token(request.match_info["token"])
+        if bot is None:
             return self._respond(unauthorized().payload())
         try:
             params = await self._read_params(request)
         except ValueError:
             return self._respond({"ok": False, "error_code": 400, "description": "Bad Request: invalid JSON"})
-        return self._respond(await self.call(request.match_info["method"], params))
+        return self._respond(await bot.call(request.match_info["method"], params))
 
     @staticmethod
     async def _read_params(request: web.Request) -> dict[str, Any]:
@@ -165,7 +184,3 @@ class TelegramEmulator(Controls):
 
     async def _handle_file(self, request: web.Request) -> web.Response:
         return self._respond(not_found().payload())
-
-    async def _run_webhook_reply(self, reply: dict[str, Any]) -> None:
-        method = str(reply.pop("method"))
-        await self.call(method, reply)

@@ -1,13 +1,12 @@
-"""What the emulated Telegram remembers: users, chats, messages with their edit history, queries.
+"""What the emulated Telegram remembers: users, chats, forum topics, messages with their edit history,
+callback queries.
 
-Everything here is plain data with no I/O; the server and the control API mutate it and render
-it as Bot API JSON with the ``to_api`` methods.
+Everything here is plain data with no I/O; ``world`` keeps it and renders it as Bot API JSON, the server
+and the control API change it.
 """
 
 from __future__ import annotations
 
-import itertools
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,8 +25,6 @@ class User:
     username: str | None = None
     language_code: str | None = None
     is_bot: bool = False
-    started_bot: bool = False
-    blocked_bot: bool = False
 
     def to_api(self) -> JSON:
         data: JSON = {"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name}
@@ -36,9 +33,6 @@ class User:
             if value is not None:
                 data[name] = value
         return data
-
-    def summary(self) -> JSON:
-        return {**self.to_api(), "started_bot": self.started_bot, "blocked_bot": self.blocked_bot}
 
 
 @dataclass
@@ -73,6 +67,10 @@ class StoredMessage:
     reply_to_message_id: int | None = None
     silent: bool = False  # sent with disable_notification: the phone shows it without a sound
     service: JSON = field(default_factory=dict)
+    thread_id: int | None = (
+        None  # the forum topic it is in (its creation message's id); None: General, no forum
+    )
+    sender_chat_id: int | None = None  # set when an anonymous admin wrote it: the group itself
     edit_date: int | None = None
     history: list[Revision] = field(default_factory=list)
     deleted: bool = False
@@ -116,6 +114,8 @@ class StoredMessage:
             "reply_to_message_id": self.reply_to_message_id,
             "silent": self.silent,
             "service": self.service,
+            "message_thread_id": self.thread_id,
+            "sender_chat_id": self.sender_chat_id,
             "edit_date": self.edit_date,
             "history": [revision.to_json() for revision in self.history],
             "deleted": self.deleted,
@@ -123,7 +123,26 @@ class StoredMessage:
         }
 
 
-MEMBER_STATUSES = ("creator", "administrator", "member")
+MEMBER_STATUSES = ("creator", "administrator", "member", "restricted")
+BOT_IN_CHAT = (
+    "administrator",
+    "member",
+    "restricted",
+)  # a bot with these statuses receives the group's updates
+GENERAL_TOPIC = 1  # a forum's General topic; its messages carry no message_thread_id
+
+
+@dataclass
+class Topic:
+    """A forum topic; its id is the id of the service message that created it, as in Telegram."""
+
+    thread_id: int
+    name: str
+    icon_color: int
+    creator_id: int
+
+    def to_json(self) -> JSON:
+        return {"message_thread_id": self.thread_id, "name": self.name, "icon_color": self.icon_color}
 
 
 @dataclass
@@ -131,11 +150,18 @@ class Chat:
     id: int
     type: str  # "private", "group" or "supergroup"
     title: str | None = None
+    # Private chats: the user, the bot on the other side, whether he pressed Start and whether he blocked it.
     private_user_id: int | None = None
-    members: dict[int, str] = field(
-        default_factory=dict
-    )  # user id -> creator/administrator/member/left/kicked
-    bot_status: str = "member"
+    private_bot_id: int | None = None
+    started: bool = False
+    blocked: bool = False
+    # Groups: user id -> creator/administrator/member/restricted/left/kicked; bot id -> its status the same way.
+    members: dict[int, str] = field(default_factory=dict)
+    bots: dict[int, str] = field(default_factory=dict)
+    anonymous_admins: set[int] = field(default_factory=set)  # admins who post as the group
+    last_bot_id: int | None = None  # the last bot that posted: privacy mode gives it commands without @name
+    is_forum: bool = False
+    topics: dict[int, Topic] = field(default_factory=dict)
     migrated_to: int | None = None
     migrated_from: int | None = None
     pinned_message_id: int | None = None
@@ -152,6 +178,10 @@ class Chat:
     def admin_ids(self) -> list[int]:
         return [uid for uid, status in self.members.items() if status in ("creator", "administrator")]
 
+    def bot_ids(self) -> list[int]:
+        """The bots in the group now (those that receive its updates)."""
+        return [bid for bid, status in self.bots.items() if status in BOT_IN_CHAT]
+
     def allocate_message_id(self) -> int:
         message_id = self.next_message_id
         self.next_message_id += 1
@@ -161,11 +191,13 @@ class Chat:
 @dataclass
 class CallbackQuery:
     id: str
+    bot_id: int  # the bot whose message carried the button: the only one that may answer it
     user_id: int
     chat_id: int
     message_id: int
     data: str
     date: int
+    tapped_at: float = 0.0  # the emulator's clock, to the fraction of a second: answers come in a window
     answered: bool = False
     answer_text: str | None = None
     show_alert: bool = False
@@ -175,6 +207,7 @@ class CallbackQuery:
     def to_json(self) -> JSON:
         return {
             "id": self.id,
+            "bot_id": self.bot_id,
             "user_id": self.user_id,
             "chat_id": self.chat_id,
             "message_id": self.message_id,
@@ -202,176 +235,3 @@ ADMIN_RIGHTS: JSON = {
     "can_pin_messages": True,
     "can_manage_topics": False,
 }
-
-
-class World:
-    """All users, chats and messages of one emulated Telegram with one bot in it."""
-
-    def __init__(self, bot_id: int, bot_name: str, bot_username: str) -> None:
-        self.bot = User(id=bot_id, first_name=bot_name, username=bot_username, is_bot=True)
-        self.users: dict[int, User] = {bot_id: self.bot}
-        self.chats: dict[int, Chat] = {}
-        self.callback_queries: dict[str, CallbackQuery] = {}
-        self.commands: dict[tuple[str, str], list[JSON]] = {}  # (scope JSON, language) -> commands
-        self.descriptions: dict[tuple[str, str], str] = {}
-        self._user_ids = itertools.count(100_000_001)
-        self._group_ids = itertools.count(400_000_001)
-        self._supergroup_ids = itertools.count(1_002_000_000_001)
-        self._query_ids = itertools.count(4_000_000_000_000_000_001)
-
-    @staticmethod
-    def now() -> int:
-        return int(time.time())
-
-    # --- users and chats -------------------------------------------------------------------
-
-    def add_user(
-        self,
-        first_name: str,
-        *,
-        last_name: str | None = None,
-        username: str | None = None,
-        language_code: str | None = "en",
-        user_id: int | None = None,
-    ) -> User:
-        uid = user_id if user_id is not None else next(self._user_ids)
-        if uid in self.users:
-            raise EmulatorError(f"user {uid} already exists")
-        user = User(uid, first_name, last_name, username, language_code)
-        self.users[uid] = user
-        return user
-
-    def user(self, user_id: int) -> User:
-        try:
-            return self.users[user_id]
-        except KeyError:
-            raise EmulatorError(f"no user {user_id}") from None
-
-    def private_chat(self, user: User) -> Chat:
-        chat = self.chats.get(user.id)
-        if chat is None:
-            chat = Chat(id=user.id, type="private", private_user_id=user.id)
-            self.chats[user.id] = chat
-        return chat
-
-    def add_group(self, title: str, *, supergroup: bool = False) -> Chat:
-        chat_id = -next(self._supergroup_ids) if supergroup else -next(self._group_ids)
-        chat = Chat(id=chat_id, type="supergroup" if supergroup else "group", title=title)
-        self.chats[chat_id] = chat
-        return chat
-
-    def new_supergroup_id(self) -> int:
-        return -next(self._supergroup_ids)
-
-    def chat(self, chat_id: int) -> Chat:
-        try:
-            return self.chats[chat_id]
-        except KeyError:
-            raise EmulatorError(f"no chat {chat_id}") from None
-
-    def find_chat(self, chat_id: int | str) -> Chat | None:
-        if isinstance(chat_id, str):
-            name = chat_id.removeprefix("@").lower()
-            for user in self.users.values():
-                if user.username and user.username.lower() == name and user.id in self.chats:
-                    return self.chats[user.id]
-            return None
-        user = self.users.get(chat_id)
-        if user is not None and not user.is_bot:
-            # Every user has a private chat with the bot, even before writing to it.
-            return self.private_chat(user)
-        return self.chats.get(chat_id)
-
-    def next_query_id(self) -> str:
-        return str(next(self._query_ids))
-
-    # --- rendering as the Bot API does ---------------------------------------------------------
-
-    def chat_to_api(self, chat: Chat) -> JSON:
-        if chat.type == "private":
-            assert chat.private_user_id is not None
-            user = self.users[chat.private_user_id]
-            data: JSON = {"id": chat.id, "type": "private", "first_name": user.first_name}
-            if user.last_name:
-                data["last_name"] = user.last_name
-            if user.username:
-                data["username"] = user.username
-            return data
-        data = {"id": chat.id, "type": chat.type, "title": chat.title}
-        if chat.type == "group":
-            data["all_members_are_administrators"] = False
-        return data
-
-    def chat_full_info(self, chat: Chat) -> JSON:
-        return {
-            **self.chat_to_api(chat),
-            "accent_color_id": 0,
-            "max_reaction_count": 11,
-            "accepted_gift_types": {
-                "unlimited_gifts": False,
-                "limited_gifts": False,
-                "unique_gifts": False,
-                "premium_subscription": False,
-                "gifts_from_channels": False,
-            },
-        }
-
-    def message_to_api(self, message: StoredMessage, *, with_reply: bool = True) -> JSON:
-        chat = self.chats[message.chat_id]
-        data: JSON = {
-            "message_id": message.message_id,
-            "from": self.users[message.sender_id].to_api(),
-            "chat": self.chat_to_api(chat),
-            "date": message.date,
-        }
-        if message.text is not None:
-            data["text"] = message.text
-            if message.entities:
-                data["entities"] = message.entities
-        if message.edit_date is not None:
-            data["edit_date"] = message.edit_date
-        if message.reply_markup:
-            data["reply_markup"] = message.reply_markup
-        if with_reply and message.reply_to_message_id is not None:
-            original = chat.messages.get(message.reply_to_message_id)
-            if original is not None and not original.deleted:
-                data["reply_to_message"] = self.message_to_api(original, with_reply=False)
-        data.update(message.service)
-        return data
-
-    def member_to_api(self, chat: Chat, user: User) -> JSON:
-        if user.id == self.bot.id and chat.is_group:
-            status = chat.bot_status
-        elif chat.type == "private":
-            status = "member"
-        else:
-            status = chat.members.get(user.id, "left")
-        return self.member_status_to_api(status, user)
-
-    @staticmethod
-    def member_status_to_api(status: str, user: User) -> JSON:
-        data: JSON = {"status": status, "user": user.to_api()}
-        if status == "creator":
-            data["is_anonymous"] = False
-        elif status == "administrator":
-            data.update(ADMIN_RIGHTS)
-        elif status == "kicked":
-            data["until_date"] = 0
-        return data
-
-    def summary(self) -> JSON:
-        return {
-            "bot": self.bot.to_api(),
-            "users": [u.summary() for u in self.users.values() if not u.is_bot],
-            "chats": [
-                {
-                    **self.chat_to_api(chat),
-                    "members": {str(uid): status for uid, status in chat.members.items()},
-                    "bot_status": chat.bot_status,
-                    "migrated_to": chat.migrated_to,
-                    "migrated_from": chat.migrated_from,
-                    "message_count": len(chat.messages),
-                }
-                for chat in self.chats.values()
-            ],
-        }

@@ -42,7 +42,7 @@ def register(app: web.Application, playground: Playground) -> None:
         if language not in playground.view()["languages"]:
             return _json({"ok": False, "error": f"no language {language!r}"}, 400)
         user = playground.add_player(name, language, started=bool(body.get("started", True)))
-        return _json({"ok": True, "result": user.summary()})
+        return _json({"ok": True, "result": playground.emulator.world.user_summary(user)})
 
     app.router.add_get("/", index)
     app.router.add_static("/static/", STATIC)

@@ -139,7 +139,7 @@ class Playground:
         return {
             "bot": self.emulator.world.bot.to_api(),
             "group": {"id": self.group.id, "title": self.group.title},
-            "players": [user.summary() for user in self.players],
+            "players": [self.emulator.world.user_summary(user) for user in self.players],
             "languages": list(LANGUAGES),
             "last_seq": self.emulator.journal.last_seq,
         }

@@ -194,7 +194,7 @@ async def test_after_leaving_a_group_the_bot_can_no_longer_post_there(
 
     assert await emulated_bot.leave_chat(group.id)
 
-    assert group.bot_status == "left"
+    assert emulator.bot_status(group) == "left"
     with pytest.raises(Forbidden, match="bot is not a member of the group chat"):
         await emulated_bot.send_message(group.id, "still here?")
 

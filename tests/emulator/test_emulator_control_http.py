@@ -117,3 +117,60 @@ async def test_flood_limits_switch_over_http(control: Control, emulator: Telegra
     assert emulator.flood.enabled and emulator.flood.limits.group_messages == 5
     await control.call("POST", "flood", {"enabled": False})
     assert not emulator.flood.enabled
+
+
+async def test_forums_members_and_the_bots_status_over_http(
+    control: Control, emulator: TelegramEmulator, emulated_bot: Bot
+) -> None:
+    alice = await control.call("POST", "users", {"first_name": "Alice"})
+    bob = await control.call("POST", "users", {"first_name": "Bob"})
+    forum = await control.call(
+        "POST",
+        "groups",
+        {"title": "Club", "member_ids": [alice["id"], bob["id"]], "admin_ids": [bob["id"]], "forum": True},
+    )
+    topic = await control.call(
+        "POST", f"groups/{forum['id']}/topics", {"name": "Tables", "user_id": bob["id"]}
+    )
+    thread = topic["message_thread_id"]
+    await control.call(
+        "POST",
+        "messages",
+        {"user_id": alice["id"], "chat_id": forum["id"], "text": "/new", "message_thread_id": thread},
+    )
+    anonymous = await control.call(
+        "POST", "messages", {"user_id": bob["id"], "chat_id": forum["id"], "text": "/stop", "anonymous": True}
+    )
+    in_topic = await control.call("GET", f"chats/{forum['id']}/messages?message_thread_id={thread}")
+    statuses = [
+        await control.call("POST", f"groups/{forum['id']}/bot", {"status": status})
+        for status in ("restricted", "member", "kicked", "administrator", "left")
+    ]
+    left = await control.call("DELETE", f"groups/{forum['id']}/members/{alice['id']}")
+    topics = await control.call("GET", f"groups/{forum['id']}/topics")
+
+    assert forum["is_forum"] and [t["name"] for t in topics] == ["Tables"]
+    assert [m["text"] for m in in_topic] == [None, "/new"]  # the topic's creation, then Alice
+    assert anonymous["sender_chat_id"] == forum["id"] and anonymous["message_thread_id"] is None
+    assert statuses == ["restricted", "member", "kicked", "administrator", "left"]
+    assert left["service"]["left_chat_member"]["id"] == alice["id"]
+    assert "status is one of" in await control.call(
+        "POST", f"groups/{forum['id']}/bot", {"status": "owner"}, 400
+    )
+
+
+async def test_time_over_http(control: Control, emulator: TelegramEmulator, emulated_bot: Bot) -> None:
+    alice = emulator.create_user("Alice")
+    emulator.start_bot(alice)
+    sent = await emulated_bot.send_message(alice.id, "old")
+
+    aged = await control.call(
+        "POST", "messages/age", {"chat_id": alice.id, "message_id": sent.message_id, "seconds": 172800}
+    )
+    clock = await control.call("POST", "clock", {"advance": 60})
+    settings = await control.call("POST", "settings", {"callback_answer_window": 2.5})
+
+    assert aged["date"] == int(sent.date.timestamp()) - 172800
+    assert (
+        clock["offset"] == 60 and emulator.callback_answer_window == settings["callback_answer_window"] == 2.5
+    )
