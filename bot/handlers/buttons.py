@@ -241,6 +241,7 @@ async def on_lobby(update: Update, context: CustomContext, table: Table, button:
                     "Stop the match and close the table for everyone? The final standings will be posted.",
                 ),
                 stop_keyboard(lang, table),
+                silent=True,
             )
             return
         if button.what == "stopok":
@@ -277,7 +278,7 @@ async def on_lobby(update: Update, context: CustomContext, table: Table, button:
             await query.answer(text, show_alert=True)
         else:  # the deep link must be a button: a message in the group
             await query.answer()
-            desk.outbox.send(table.group_id, text, markup)
+            desk.outbox.send(table.group_id, text, markup, silent=True)
         return
     action = {"leave": leave, "bots": add_computers, "begin": begin}[button.what]
     refused = await action(context, update, table)

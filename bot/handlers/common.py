@@ -41,10 +41,11 @@ def in_private(update: Update) -> bool:
 async def reply(
     context: CustomContext, update: Update, text: str, markup: InlineKeyboardMarkup | None = None
 ) -> None:
-    """An answer in the chat the update came from, at that chat's pace (through the outbox)."""
+    """An answer in the chat the update came from, at that chat's pace (through the outbox). Silent: the one
+    who asked is looking, and in a group the others need not be rung for it."""
     chat = update.effective_chat
     if chat is not None:
-        context.desk.outbox.send(chat.id, text, markup)
+        context.desk.outbox.send(chat.id, text, markup, silent=True)
 
 
 async def is_admin(update: Update, context: CustomContext) -> bool:

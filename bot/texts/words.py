@@ -346,12 +346,26 @@ def burn_won_text(lang: str, burner: str, payer: str, n: int, *, mine: bool, the
 def story_line(
     lang: str, entries: Sequence[Entry], seats: dict[int, SeatInfo], me: int | None, most: int
 ) -> str:
-    """The entries in a line; past ``most`` the older ones are folded into a count that says so."""
-    shown = [entry_text(lang, e, seats, me) for e in entries if e.kind != "trick_won" or e is entries[-1]]
-    if len(shown) > most:
-        folded = len(shown) - most
-        shown = [tn(lang, "…{n} earlier move", "…{n} earlier moves", folded), *shown[-most:]]
-    return " · ".join(shown)
+    """The entries in a line. Past ``most``, the passes of the older half are left out first and counted (every
+    play stays: the plays are what a player plans on), then, if still too long, the oldest entries are folded
+    into a count; neither silently."""
+    items = [e for e in entries if e.kind != "trick_won" or e is entries[-1]]
+    note: list[str] = []
+    if len(items) > most:
+        older, newer = items[: -(most // 2)], items[-(most // 2) :]
+        passes = [e for e in older if e.kind in _QUIET]
+        if passes:
+            note.append(tn(lang, "({n} pass left out)", "({n} passes left out)", len(passes)))
+        items = [e for e in older if e.kind not in _QUIET] + newer
+    if len(items) > most:
+        folded = len(items) - most
+        note.insert(0, tn(lang, "…{n} earlier move", "…{n} earlier moves", folded))
+        items = items[-most:]
+    return " · ".join([*note, *(entry_text(lang, e, seats, me) for e in items)])
+
+
+# What a long story leaves out first: the moves that put nothing on the table.
+_QUIET = frozenset({"pass", "auto_pass", "yield", "answered"})
 
 
 def top_line(lang: str, view: PublicView, seats: dict[int, SeatInfo]) -> str:
