@@ -892,8 +892,8 @@ class Report:
             f"it), {self.reshown_edited} (it had come as an edit); turns that ran out unseen: "
             f"{self.turns_never_shown}",
             f"errors logged by the bot: {self.errors_logged}",
-            f"processes below a bot process at its kill or stop: {self.bot_processes} ({self.pool_workers} pool"
-            f" workers); alive after the run: {self.outlived} (must be 0)",
+            f"processes below a bot process at its kill or stop: {self.bot_processes}"
+            f" ({self.pool_workers} pool workers); alive after the run: {self.outlived} (must be 0)",
             f"problems: {len(self.problems)}",
             *(f"  - {p}" for p in self.problems[:40]),
         ]
