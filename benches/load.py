@@ -519,9 +519,38 @@ def _cpu_seconds(pid: int) -> float:
 
 def _pool_cpu(app: Any) -> dict[int, float]:
     """CPU seconds so far of each process of the strong computers' pool (bot/computers.py), by pid."""
-    pool = getattr(app.bot_data.get("computers"), "_pool", None)
-    processes = getattr(pool, "_processes", None) or {}
-    return {pid: _cpu_seconds(pid) for pid in processes}
+    computers = app.bot_data.get("computers")
+    return {pid: _cpu_seconds(pid) for pid in (computers.pids() if computers is not None else [])}
+
+
+class _PoolWatch:
+    """The strong computers' pool over the measured seconds: its counters (bot/computers.py's PoolStats, the
+    budgets it used) at the start and the end, and how many decisions were queued or running, every half
+    second."""
+
+    EVERY = 0.5
+
+    def __init__(self, app: Any) -> None:
+        self.computers = app.bot_data.get("computers")
+        self.queued: list[int] = []
+        self.before: Any = None
+        self.stats: Any = None
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self.computers is not None:
+            self.before = self.computers.stats.copy()
+            self._task = asyncio.ensure_future(self._sample())
+
+    async def _sample(self) -> None:
+        while True:
+            self.queued.append(self.computers.waiting)
+            await asyncio.sleep(self.EVERY)
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self.stats = self.computers.stats.since(self.before)
 
 
 def _print_waits() -> None:
@@ -713,9 +742,12 @@ async def _run(args: argparse.Namespace) -> None:
         tell("measure")
         cpu0, emu_cpu0 = time.process_time(), _cpu_seconds(proc.pid)
         pool_cpu0, pool_cpu = _pool_cpu(app), {}
+        pool = _PoolWatch(app)
         start = time.perf_counter()
         stalls.start()
+        pool.start()
         await asyncio.sleep(args.seconds)
+        pool.stop()
         stalls.stop()
         end = time.perf_counter()
         tell("stop")
@@ -763,6 +795,7 @@ async def _run(args: argparse.Namespace) -> None:
         idle,
         emu_cpu,
         sum(pool_cpu.values()),
+        pool,
         load,
         began,
     )
@@ -783,6 +816,7 @@ def _report(
     idle: float,
     emu_cpu: float,
     pool_cpu: float,
+    pool: _PoolWatch,
     load: tuple[float, float, float],
     began: float,
 ) -> None:
@@ -858,6 +892,8 @@ def _report(
             f"strong computers' process pool: CPU {pool_cpu:.1f} s in {seconds:.0f} s"
             f" ({100 * pool_cpu / seconds:.0f}% of a core), not in the bot's figure above"
         )
+    if pool.stats is not None and (pool.stats.decisions or pool.stats.forced):
+        _report_strong(pool, pool_cpu, seconds, stalls, players)
     late = sorted(stalls.lateness)
     print(
         f"event loop: longest stall {1000 * stalls.longest:.1f} ms (one callback; {stalls.over_50ms} over 50 ms);"
@@ -915,7 +951,7 @@ def _report(
     print("the players' side:")
     print(f"  a tap until answered:            {_ms(players['answer_wait'])}")
     print(f"  a composer tap until redrawn:    {_ms(players['redraw_wait'])}")
-    print(f"  a move until the next turn message at the table: {_ms(players['handover'])}")
+    print(f"  a move until the next human's turn message at the table: {_ms(players['handover'])}")
     if players["refusal_texts"]:
         print(
             "  the bot's refusals: " + "; ".join(f"{t!r} ×{n}" for t, n in players["refusal_texts"].items())
@@ -1020,6 +1056,32 @@ def _report(
         f"bot peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB; emulator and players:"
         f" CPU {emu_cpu:.1f} s in {seconds:.0f} s, peak RSS {players['peak_rss_mb']:.0f} MB,"
         f" {players['internal_errors']} internal errors"
+    )
+
+
+def _report_strong(
+    pool: _PoolWatch, pool_cpu: float, seconds: float, stalls: _Stalls, players: dict[str, Any]
+) -> None:
+    """The strong computers' figures in one place: what they thought, at what cost, and what the humans
+    waited for."""
+    c, s = pool.computers, pool.stats
+    queued = sorted(pool.queued)
+    print(
+        f"strong computers ({c.workers} workers at nice +10, budget {c.options.budget_ms:.0f} ms bending down to"
+        f" {c.floor_ms:.0f} ms):"
+    )
+    print(f"  {s.summary()}")
+    print(
+        f"  queued or running, every {pool.EVERY:g} s: p50 {_pct(queued, 0.5):.0f}, max {_pct(queued, 1.0):.0f};"
+        f" the workers busy deciding {s.busy_s:.1f} s in {seconds:.0f} s; their CPU {pool_cpu:.1f} s"
+        f" ({100 * pool_cpu / seconds:.0f}% of a core)"
+    )
+    print(f"  the event loop's longest stall {1000 * stalls.longest:.1f} ms ({stalls.over_50ms} over 50 ms)")
+    answered, handed = players["answer_wait"], players["handover"]
+    print(
+        f"  as the humans felt it: a tap until answered p50 {1000 * answered['p50']:,.0f} ms,"
+        f" p99 {1000 * answered['p99']:,.0f} ms; a move until the next human's turn message at the table"
+        f" p50 {1000 * handed['p50']:,.0f} ms, p99 {1000 * handed['p99']:,.0f} ms (n={handed['n']:,})"
     )
 
 

@@ -71,10 +71,11 @@ class PoolStats:
     budgets: Counter[int] = field(default_factory=Counter)  # budget in ms -> decisions
     waits: Counter[int] = field(default_factory=Counter)  # asked until answered, in 10 ms steps -> decisions
     busy_s: float = 0.0  # the workers' time deciding, summed
-    most_waiting: int = 0  # the longest the queue was (queued and running), since the last window began
+    most_waiting: int = 0  # the longest the queue was (queued and running), in the window logged
     broken: int = 0  # times the pool broke (a worker killed) and was started again
 
     def since(self, earlier: PoolStats) -> PoolStats:
+        """The counts between ``earlier`` (a copy) and now; the queue's longest is not known for it."""
         budgets, waits = Counter(self.budgets), Counter(self.waits)
         budgets.subtract(earlier.budgets)
         waits.subtract(earlier.waits)
@@ -85,7 +86,7 @@ class PoolStats:
             +budgets,
             +waits,
             self.busy_s - earlier.busy_s,
-            self.most_waiting,
+            0,
             self.broken - earlier.broken,
         )
 
@@ -108,8 +109,8 @@ class PoolStats:
             f"{self.decisions:,} strong decisions in the pool ({self.forced:,} more with one legal action);"
             f" budget mean {mean:.0f} ms, p50 {self.budget_at(0.5):.0f} ms, min {self.budget_at(0.0):.0f} ms,"
             f" at the floor {self.at_floor:,} ({100 * self.at_floor / self.decisions:.0f}%);"
-            f" asked until answered p50 {self.wait_at(0.5):,.0f} ms, p99 {self.wait_at(0.99):,.0f} ms;"
-            f" at most {self.most_waiting} queued or running"
+            f" asked until answered p50 {self.wait_at(0.5):,.0f} ms, p99 {self.wait_at(0.99):,.0f} ms"
+            + (f"; at most {self.most_waiting} queued or running" if self.most_waiting else "")
             + (f"; the pool broke and was started again {self.broken} times" if self.broken else "")
         )
 
@@ -240,6 +241,11 @@ class Computers:
             )
             self._window = PoolStats(most_waiting=self._waiting)
             self._logged_at = now
+
+    @property
+    def waiting(self) -> int:
+        """Strong decisions queued or running in the pool now."""
+        return self._waiting
 
     def pids(self) -> list[int]:
         """The pool's worker processes now (none before the first strong decision)."""
