@@ -692,12 +692,15 @@ async def _run(args: argparse.Namespace) -> None:
     began = time.perf_counter()
     try:
         hello = await hear()
-        # The bot's own settings are its defaults: Telegram's limits (20 a minute per group, 30 a second).
+        # The bot's own settings are its defaults: Telegram's limits (20 a minute per group, 30 a second);
+        # the strong computers' pool as given.
         settings = Settings(
             bot_token=hello["token"],
             database_url=url,
             api_base_url=hello["base_url"].removesuffix("/bot"),
             log_level="WARNING",
+            strong_workers=args.strong_workers,
+            **({"strong_floor_ms": args.strong_floor_ms} if args.strong_floor_ms is not None else {}),
         )
         app = build_application(settings)
         _record_calls(type(app.bot.request), recorder)
@@ -1125,6 +1128,16 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--idle", type=float, default=5.0, help="seconds the idle bot's CPU is measured first"
+    )
+    parser.add_argument(
+        "--strong-workers",
+        type=int,
+        help="the strong computers' pool size (default: one per core, as the bot's)",
+    )
+    parser.add_argument(
+        "--strong-floor-ms",
+        type=float,
+        help="the strong budget's floor under load, ms (default: the bot's, 50)",
     )
     parser.add_argument("--waits", action="store_true", help="print where the bot's tasks wait, once")
     parser.add_argument("--emulator-process", action="store_true", help=argparse.SUPPRESS)
