@@ -39,7 +39,8 @@ log = logging.getLogger(__name__)
 STRONG = "strong"
 # The longest a strong decision should take from the moment it is asked for, its wait in the queue included.
 # Between one human's move and the next human's turn at a table of two humans and four strong computers
-# come two computer moves on average and four at most, so a human waits about 1 s and at most 2 s for them.
+# come two computer moves on average and four in a go round the table, so a human waits about 1 s for them,
+# 2 s in a go round.
 TARGET_WAIT_MS = 500.0
 LOG_EVERY_S = 60.0  # the budgets actually used are logged (INFO) at most this often, not per decision
 
