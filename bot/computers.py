@@ -170,6 +170,8 @@ class Computers:
             self.options.budget_ms,
             self.floor_ms,
         )
+        # A worker is started by a submit, on the loop's thread: the kernel's parent-death signal follows the
+        # thread that started a process, and the loop's thread lives as long as the bot.
         return ProcessPoolExecutor(
             self.workers,
             mp_context=multiprocessing.get_context("spawn"),
