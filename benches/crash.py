@@ -866,6 +866,8 @@ class Report:
     reshown_edited: int = 0  # a turn shown again after a restart: it had come as an edit (never recorded)
     turns_never_shown: int = 0  # a person's turn ran out without his having had a turn message for it
     errors_logged: int = 0
+    # Pool workers whose bot was killed while it started them: they found no parent to read from and ended.
+    worker_starts_orphaned: int = 0
     bot_processes: int = 0  # processes found below a bot process at its kill or stop
     pool_workers: int = 0  # of those, the strong computers' pool workers
     outlived: int = 0  # of those, still alive after the run (must be 0)
@@ -893,7 +895,8 @@ class Report:
             f"{self.turns_never_shown}",
             f"errors logged by the bot: {self.errors_logged}",
             f"processes below a bot process at its kill or stop: {self.bot_processes}"
-            f" ({self.pool_workers} pool workers); alive after the run: {self.outlived} (must be 0)",
+            f" ({self.pool_workers} pool workers); alive after the run: {self.outlived} (must be 0); workers"
+            f" whose bot was killed while it started them: {self.worker_starts_orphaned}",
             f"problems: {len(self.problems)}",
             *(f"  - {p}" for p in self.problems[:40]),
         ]
@@ -1152,8 +1155,11 @@ async def _check(done: Run, db: Database) -> Report:
     # ---- the bot's log
     report.errors_logged = done.log_text.count(" ERROR ")
     report.rearmed_logged = done.log_text.count("without its deadline: armed again")
-    if "Traceback" in done.log_text:
-        problem("a traceback in the bot's log")
+    tracebacks = _tracebacks(done.log_text)
+    report.worker_starts_orphaned = sum(_orphaned_start(t) for t in tracebacks)
+    for t in tracebacks:
+        if not _orphaned_start(t):
+            problem(f"a traceback in the bot's log: {t.splitlines()[-1][:100]!r}")
     if emu.internal_errors:
         problem(f"the emulator failed: {emu.internal_errors[:3]}")
 
@@ -1164,6 +1170,24 @@ async def _check(done: Run, db: Database) -> Report:
     for p in done.outlived:
         problem(f"process {p.pid} of a stopped or killed bot still alive: {p.command[:100]!r}")
     return report
+
+
+def _tracebacks(log: str) -> list[str]:
+    """Every traceback in the log, up to and with its exception's line (the first line not indented)."""
+    found = []
+    lines = log.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("Traceback (most recent call last):"):
+            end = next((j for j in range(i + 1, len(lines)) if not lines[j].startswith(" ")), len(lines) - 1)
+            found.append("\n".join(lines[i : end + 1]))
+    return found
+
+
+def _orphaned_start(traceback: str) -> bool:
+    """A pool worker (spawned: a fresh interpreter) whose bot was SIGKILLed between starting it and sending it
+    what it is to run: the worker finds the pipe from its parent empty and ends, with this traceback on the
+    stderr it shares with the bot, before any of the bot's code runs in it. Not the bot's failure."""
+    return "multiprocessing/spawn.py" in traceback and traceback.endswith("EOFError: Ran out of input")
 
 
 def _stale_turn(
