@@ -3,11 +3,12 @@ everything it did checked against what it had committed (issue 14).
 
 The bot runs as its own process (``bot.main``) against the emulator, polling it over HTTP, on a SQLite file
 or a PostgreSQL database of the run's own, with a turn time of seconds and its sweep every second, so that
-deadlines come due while it is down and fire across restarts. Three people and three computers play a
-match; the people act on every turn message as soon as it comes, now and then let a turn run out on
-purpose, tap again a tap that went unanswered (the bot died with it) and send ``/back`` when told to. The
-kills come at random moments of four kinds: within 50 ms after a tap, within 5 s after a start, the moment
-a deadline is claimed (between the claim and its move), and any moment of the first seconds up.
+deadlines come due while it is down and fire across restarts. Three people and three strong computers
+play a match (the strong level thinks in the bot's process pool, bot/computers.py); the people act on every
+turn message as soon as it comes, now and then let a turn run out on purpose, tap again a tap that went
+unanswered (the bot died with it) and send ``/back`` when told to. The kills come at random moments of four
+kinds: within 50 ms after a tap, within 5 s after a start, the moment a deadline is claimed (between the
+claim and its move), and any moment of the first seconds up.
 
 What is checked, from the database, the emulator's record of every Bot API call and the bot's log:
 
@@ -24,7 +25,10 @@ What is checked, from the database, the emulator's record of every Bot API call 
   that version; a process never sends one for a version older than the one committed when it started (so
   nothing built before a crash is sent after it); no seat gets two turn messages for one version, save
   where the process that sent the first died between Telegram's answer and recording it (then the next
-  process cannot know it was delivered: counted apart).
+  process cannot know it was delivered: counted apart);
+- no process of a killed bot outlives it: its descendants (the strong computers' pool workers,
+  multiprocessing's resource tracker), read from /proc just before each kill and before the last stop, are
+  all gone a few seconds after the run.
 
 The bot processes are forked from a Python process that has imported the bot once (``--spawn fork``, the
 default): a cold ``python -m bot.main`` spends about 1.2 s importing (``python -X importtime``), which
@@ -56,6 +60,8 @@ from typing import Any
 
 from emulator import CallbackQuery, TelegramEmulator
 from emulator.state import StoredMessage, User
+
+from .procs import Proc, descendants, outliving
 
 ROOT = Path(__file__).resolve().parents[1]
 PG_DSN = "postgresql://postgres@127.0.0.1:5432/test"
@@ -196,6 +202,7 @@ class BotProcess:
         self.first_calls: list[int] = []
         self.started_at = 0.0
         self._polls = 0
+        self.family: list[Proc] = []  # the processes below each bot process when it was killed or stopped
 
     @property
     def running(self) -> bool:
@@ -231,6 +238,7 @@ class BotProcess:
 
     async def kill(self) -> None:
         assert self.pid is not None
+        self.family += descendants(self.pid)
         os.kill(self.pid, signal.SIGKILL)
         await self._reaped(0.0)
 
@@ -238,6 +246,7 @@ class BotProcess:
         """SIGTERM: the bot stops as an operator would stop it (SIGKILL after 20 s)."""
         if self.pid is None:
             return
+        self.family += descendants(self.pid)
         os.kill(self.pid, signal.SIGTERM)
         await self._reaped(20.0)
 
@@ -476,10 +485,12 @@ _PG_PROBES = [
 ]
 
 
-async def prepare_database(url: str, group_id: int, title: str, turn_seconds: int) -> None:
+async def prepare_database(
+    url: str, group_id: int, title: str, turn_seconds: int, computer_level: int | None = None
+) -> None:
     """The bot's schema, the observers (triggers that copy every table version and every change of a deadline
-    into tables of their own, in the bot's own transactions), and the group with its turn time: shorter than
-    /settings offers, so that deadlines fire across restarts."""
+    into tables of their own, in the bot's own transactions), and the group with its turn time (shorter than
+    /settings offers, so that deadlines fire across restarts) and its computers' level."""
     from storage import make_engine, uow_factory, upgrade_to_head
 
     engine = make_engine(url)
@@ -490,7 +501,9 @@ async def prepare_database(url: str, group_id: int, title: str, turn_seconds: in
                 await conn.exec_driver_sql(statement)
         async with uow_factory(engine)() as uow:
             await uow.groups.ensure(group_id, title)
-            await uow.groups.update_settings(group_id, turn_timeout_seconds=turn_seconds)
+            await uow.groups.update_settings(
+                group_id, turn_timeout_seconds=turn_seconds, computer_level=computer_level
+            )
             await uow.commit()
     finally:
         await engine.dispose()
@@ -637,6 +650,11 @@ class Plan:
     skip_share: float = 0.08  # of his turns a person lets run out on purpose
     down_s: tuple[float, float] = (0.0, 0.4)  # how long the bot stays dead (taps pile up meanwhile)
     spawn: str = "fork"
+    # The computers are strong, so every bot process that moved one has a pool of worker processes that must
+    # die with it; a short budget keeps the match's pace.
+    computer_level: int = 3
+    strong_budget_ms: int = 50
+    outlive_s: float = 5.0  # how long after the run a process of a killed bot may take to end
     finish_within_s: float = 240.0  # after the last kill, the match must end within this (it hung, else)
 
 
@@ -667,6 +685,8 @@ class Run:
     claims_seen: int
     first_calls: list[int]
     api_log: list[dict[str, Any]]
+    bot_processes: list[Proc] = field(default_factory=list)  # below each bot process at its kill or stop
+    outlived: list[Proc] = field(default_factory=list)  # of those, alive plan.outlive_s after the run
 
 
 async def run(
@@ -690,16 +710,19 @@ async def run(
     players: Players | None = None
     stop = asyncio.Event()
     playing: asyncio.Task[None] | None = None
-    bot = BotProcess(emu, database_url, log, zygote=zygote)
+    bot = BotProcess(
+        emu, database_url, log, zygote=zygote, env={"STRONG_BUDGET_MS": str(plan.strong_budget_ms)}
+    )
     snapshots: list[Snapshot] = []
     kinds: Counter[str] = Counter()
     killed_at: list[datetime] = []
     claims_seen = 0
     ended = False
+    outlived: list[Proc] = []
     try:
         humans = [emu.create_user(name, language_code="en") for name in ("Ann", "Ben", "Cai")]
         group = emu.create_group("Friends", humans)
-        await prepare_database(database_url, group.id, "Friends", plan.turn_seconds)
+        await prepare_database(database_url, group.id, "Friends", plan.turn_seconds, plan.computer_level)
         await bot.start()
         await bot.polling()
         table_id = await _seat_and_begin(emu, group.id, humans)
@@ -749,6 +772,7 @@ async def run(
         if playing is not None and not playing.done():
             await playing
         await bot.stop()
+        outlived = await asyncio.to_thread(outliving, bot.family, plan.outlive_s)
         if zygote is not None:
             await zygote.close()
         await emu.stop()
@@ -770,6 +794,8 @@ async def run(
             claims_seen,
             bot.first_calls,
             list(emu.api_log),
+            bot.family,
+            outlived,
         )
     finally:
         await db.close()
@@ -840,6 +866,11 @@ class Report:
     reshown_edited: int = 0  # a turn shown again after a restart: it had come as an edit (never recorded)
     turns_never_shown: int = 0  # a person's turn ran out without his having had a turn message for it
     errors_logged: int = 0
+    # Pool workers whose bot was killed while it started them: they found no parent to read from and ended.
+    worker_starts_orphaned: int = 0
+    bot_processes: int = 0  # processes found below a bot process at its kill or stop
+    pool_workers: int = 0  # of those, the strong computers' pool workers
+    outlived: int = 0  # of those, still alive after the run (must be 0)
     problems: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
@@ -863,6 +894,9 @@ class Report:
             f"it), {self.reshown_edited} (it had come as an edit); turns that ran out unseen: "
             f"{self.turns_never_shown}",
             f"errors logged by the bot: {self.errors_logged}",
+            f"processes below a bot process at its kill or stop: {self.bot_processes}"
+            f" ({self.pool_workers} pool workers); alive after the run: {self.outlived} (must be 0); workers"
+            f" whose bot was killed while it started them: {self.worker_starts_orphaned}",
             f"problems: {len(self.problems)}",
             *(f"  - {p}" for p in self.problems[:40]),
         ]
@@ -1125,11 +1159,39 @@ async def _check(done: Run, db: Database) -> Report:
     # ---- the bot's log
     report.errors_logged = done.log_text.count(" ERROR ")
     report.rearmed_logged = done.log_text.count("without its deadline: armed again")
-    if "Traceback" in done.log_text:
-        problem("a traceback in the bot's log")
+    tracebacks = _tracebacks(done.log_text)
+    report.worker_starts_orphaned = sum(_orphaned_start(t) for t in tracebacks)
+    for t in tracebacks:
+        if not _orphaned_start(t):
+            problem(f"a traceback in the bot's log: {t.splitlines()[-1][:100]!r}")
     if emu.internal_errors:
         problem(f"the emulator failed: {emu.internal_errors[:3]}")
+
+    # ---- no process of the bot outlives it
+    report.bot_processes = len(done.bot_processes)
+    report.pool_workers = sum("multiprocessing.spawn" in p.command for p in done.bot_processes)
+    report.outlived = len(done.outlived)
+    for p in done.outlived:
+        problem(f"process {p.pid} of a stopped or killed bot still alive: {p.command[:100]!r}")
     return report
+
+
+def _tracebacks(log: str) -> list[str]:
+    """Every traceback in the log, up to and with its exception's line (the first line not indented)."""
+    found = []
+    lines = log.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("Traceback (most recent call last):"):
+            end = next((j for j in range(i + 1, len(lines)) if not lines[j].startswith(" ")), len(lines) - 1)
+            found.append("\n".join(lines[i : end + 1]))
+    return found
+
+
+def _orphaned_start(traceback: str) -> bool:
+    """A pool worker (spawned: a fresh interpreter) whose bot was SIGKILLed between starting it and sending it
+    what it is to run: the worker finds the pipe from its parent empty and ends, with this traceback on the
+    stderr it shares with the bot, before any of the bot's code runs in it. Not the bot's failure."""
+    return "multiprocessing/spawn.py" in traceback and traceback.endswith("EOFError: Ran out of input")
 
 
 def _stale_turn(
@@ -1187,6 +1249,7 @@ async def _main(args: argparse.Namespace) -> int:
         turn_seconds=args.turn,
         skip_share=args.skip,
         spawn=args.spawn,
+        computer_level={"easy": 1, "normal": 2, "strong": 3}[args.level],
     )
     workdir = Path(args.workdir) if args.workdir else Path(f"/tmp/gouji-crash-{os.getpid()}")
     workdir.mkdir(parents=True, exist_ok=True)
@@ -1218,6 +1281,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--turn", type=int, default=2, help="the turn time, seconds")
     parser.add_argument("--skip", type=float, default=0.08, help="share of turns a person lets run out")
     parser.add_argument("--spawn", choices=("fork", "exec"), default="fork")
+    parser.add_argument(
+        "--level", choices=("easy", "normal", "strong"), default="strong", help="the computers' level"
+    )
     parser.add_argument("--pg", metavar="DSN", help=f"PostgreSQL instead of SQLite (e.g. {PG_DSN})")
     parser.add_argument("--workdir", help="where the SQLite file and the bot's log go")
     parser.add_argument("--verbose", action="store_true", help="a line per kill")

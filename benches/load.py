@@ -518,9 +518,38 @@ def _cpu_seconds(pid: int) -> float:
 
 def _pool_cpu(app: Any) -> dict[int, float]:
     """CPU seconds so far of each process of the strong computers' pool (bot/computers.py), by pid."""
-    pool = getattr(app.bot_data.get("computers"), "_pool", None)
-    processes = getattr(pool, "_processes", None) or {}
-    return {pid: _cpu_seconds(pid) for pid in processes}
+    computers = app.bot_data.get("computers")
+    return {pid: _cpu_seconds(pid) for pid in (computers.pids() if computers is not None else [])}
+
+
+class _PoolWatch:
+    """The strong computers' pool over the measured seconds: its counters (bot/computers.py's PoolStats, the
+    budgets it used) at the start and the end, and how many decisions were queued or running, every half
+    second."""
+
+    EVERY = 0.5
+
+    def __init__(self, app: Any) -> None:
+        self.computers = app.bot_data.get("computers")
+        self.queued: list[int] = []
+        self.before: Any = None
+        self.stats: Any = None
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self.computers is not None:
+            self.before = self.computers.stats.copy()
+            self._task = asyncio.ensure_future(self._sample())
+
+    async def _sample(self) -> None:
+        while True:
+            self.queued.append(self.computers.waiting)
+            await asyncio.sleep(self.EVERY)
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self.stats = self.computers.stats.since(self.before)
 
 
 def _print_waits() -> None:
@@ -662,12 +691,15 @@ async def _run(args: argparse.Namespace) -> None:
     began = time.perf_counter()
     try:
         hello = await hear()
-        # The bot's own settings are its defaults: Telegram's limits (20 a minute per group, 30 a second).
+        # The bot's own settings are its defaults: Telegram's limits (20 a minute per group, 30 a second);
+        # the strong computers' pool as given.
         settings = Settings(
             bot_token=hello["token"],
             database_url=url,
             api_base_url=hello["base_url"].removesuffix("/bot"),
             log_level="WARNING",
+            strong_workers=args.strong_workers,
+            **({"strong_floor_ms": args.strong_floor_ms} if args.strong_floor_ms is not None else {}),
         )
         app = build_application(settings)
         _record_calls(type(app.bot.request), recorder)
@@ -712,9 +744,12 @@ async def _run(args: argparse.Namespace) -> None:
         tell("measure")
         cpu0, emu_cpu0 = time.process_time(), _cpu_seconds(proc.pid)
         pool_cpu0, pool_cpu = _pool_cpu(app), {}
+        pool = _PoolWatch(app)
         start = time.perf_counter()
         stalls.start()
+        pool.start()
         await asyncio.sleep(args.seconds)
+        pool.stop()
         stalls.stop()
         end = time.perf_counter()
         tell("stop")
@@ -762,6 +797,7 @@ async def _run(args: argparse.Namespace) -> None:
         idle,
         emu_cpu,
         sum(pool_cpu.values()),
+        pool,
         load,
         began,
     )
@@ -782,6 +818,7 @@ def _report(
     idle: float,
     emu_cpu: float,
     pool_cpu: float,
+    pool: _PoolWatch,
     load: tuple[float, float, float],
     began: float,
 ) -> None:
@@ -857,6 +894,8 @@ def _report(
             f"strong computers' process pool: CPU {pool_cpu:.1f} s in {seconds:.0f} s"
             f" ({100 * pool_cpu / seconds:.0f}% of a core), not in the bot's figure above"
         )
+    if pool.stats is not None and (pool.stats.decisions or pool.stats.forced):
+        _report_strong(pool, pool_cpu, seconds, stalls, players)
     late = sorted(stalls.lateness)
     print(
         f"event loop: longest stall {1000 * stalls.longest:.1f} ms (one callback; {stalls.over_50ms} over 50 ms);"
@@ -914,7 +953,7 @@ def _report(
     print("the players' side:")
     print(f"  a tap until answered:            {_ms(players['answer_wait'])}")
     print(f"  a composer tap until redrawn:    {_ms(players['redraw_wait'])}")
-    print(f"  a move until the next turn message at the table: {_ms(players['handover'])}")
+    print(f"  a move until the next human's turn message at the table: {_ms(players['handover'])}")
     if players["refusal_texts"]:
         print(
             "  the bot's refusals: " + "; ".join(f"{t!r} ×{n}" for t, n in players["refusal_texts"].items())
@@ -1022,6 +1061,32 @@ def _report(
     )
 
 
+def _report_strong(
+    pool: _PoolWatch, pool_cpu: float, seconds: float, stalls: _Stalls, players: dict[str, Any]
+) -> None:
+    """The strong computers' figures in one place: what they thought, at what cost, and what the humans
+    waited for."""
+    c, s = pool.computers, pool.stats
+    queued = sorted(pool.queued)
+    print(
+        f"strong computers ({c.workers} workers at nice +10, budget {c.options.budget_ms:.0f} ms bending down to"
+        f" {c.floor_ms:.0f} ms):"
+    )
+    print(f"  {s.summary()}")
+    print(
+        f"  queued or running, every {pool.EVERY:g} s: p50 {_pct(queued, 0.5):.0f}, max {_pct(queued, 1.0):.0f};"
+        f" the workers busy deciding {s.busy_s:.1f} s in {seconds:.0f} s; their CPU {pool_cpu:.1f} s"
+        f" ({100 * pool_cpu / seconds:.0f}% of a core)"
+    )
+    print(f"  the event loop's longest stall {1000 * stalls.longest:.1f} ms ({stalls.over_50ms} over 50 ms)")
+    answered, handed = players["answer_wait"], players["handover"]
+    print(
+        f"  as the humans felt it: a tap until answered p50 {1000 * answered['p50']:,.0f} ms,"
+        f" p99 {1000 * answered['p99']:,.0f} ms; a move until the next human's turn message at the table"
+        f" p50 {1000 * handed['p50']:,.0f} ms, p99 {1000 * handed['p99']:,.0f} ms (n={handed['n']:,})"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benches.load", description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=20)
@@ -1062,6 +1127,16 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--idle", type=float, default=5.0, help="seconds the idle bot's CPU is measured first"
+    )
+    parser.add_argument(
+        "--strong-workers",
+        type=int,
+        help="the strong computers' pool size (default: one per core, as the bot's)",
+    )
+    parser.add_argument(
+        "--strong-floor-ms",
+        type=float,
+        help="the strong budget's floor under load, ms (default: the bot's, 50)",
     )
     parser.add_argument("--waits", action="store_true", help="print where the bot's tasks wait, once")
     parser.add_argument("--emulator-process", action="store_true", help=argparse.SUPPRESS)

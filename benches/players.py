@@ -111,7 +111,9 @@ class Stats:
     human_time: float = 0.0
     answer_wait: list[float] = field(default_factory=list)  # a tap until its answer
     redraw_wait: list[float] = field(default_factory=list)  # a composer tap until the keyboard is redrawn
-    handover: list[float] = field(default_factory=list)  # a move until the next turn message at the table
+    # A human's move (a final tap, a typed play, Next round) until a turn message for a new turn reaches a
+    # human of the table (the same one or the other), when the emulator takes the bot's sendMessage or edit.
+    handover: list[float] = field(default_factory=list)
     turns: Counter[str] = field(default_factory=Counter)  # the turns played: lead, follow, decision…
     refused: Counter[str] = field(default_factory=Counter)
     refusal_texts: Counter[str] = field(default_factory=Counter)  # what the bot said (an alert, a reply)
@@ -262,6 +264,7 @@ class Human:
         self.last_move: tuple[StoredMessage, str] | None = None  # his last move tap: (message, data)
         self.task: asyncio.Task[None] | None = None
         self.coming_back = False
+        self.shown: tuple[int, int] | None = None  # the newest turn the bot showed him (turn_key)
 
     # ------------------------------------------------------------------ what he reads
 
@@ -311,7 +314,6 @@ class Human:
             msg = await self.until(self._new_turn, timeout=10**9)
             key = turn_key(msg)
             assert key is not None
-            self.table.turn_came()
             try:
                 await self.play_turn(key)
             except EmulatorError as e:  # the keyboard changed under his thumb
@@ -702,6 +704,7 @@ class Crowd:
             human = self.humans.get(chat_id)
             if human is not None:
                 human.changed.set()
+                self._turn_shown(human, data["message_id"])
                 text = data.get("text") or ""
                 if (
                     any(word in text for word in TIMED_OUT)
@@ -728,6 +731,17 @@ class Crowd:
                 self.stats.sample(self.stats.answer_wait, time.perf_counter() - asked[0])
                 asked[1].changed.set()
         return event
+
+    def _turn_shown(self, human: Human, message_id: int) -> None:
+        """A turn message for a new turn reached him (not a keyboard redrawn by a composer tap): the table's
+        last move was handed over, as he feels it, now; not when his script gets round to reading it."""
+        msg = self.emu.world.chats[human.user.id].messages.get(message_id)
+        if msg is None or not msg.reply_markup or not _is_game(msg):
+            return
+        key = turn_key(msg)
+        if key is not None and key != human.shown:
+            human.shown = key
+            human.table.turn_came()
 
     async def close(self) -> None:
         for task in list(self.tasks):

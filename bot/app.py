@@ -61,7 +61,9 @@ async def _post_init(app: GoujiApplication) -> None:
     engine = make_engine(settings.database_url)
     await upgrade_to_head(engine)
     uow = uow_factory(engine)
-    computers = Computers(settings.strong_budget_ms)
+    computers = Computers(
+        settings.strong_budget_ms, settings.strong_workers, floor_ms=settings.strong_floor_ms
+    )
     service = TableService(uow, languages=LANGUAGES, decide=computers)
     outbox = Outbox(app.bot, settings.pace())
     presenter = Presenter(outbox, service, app.bot.username if app.bot.bot is not None else None)

@@ -29,6 +29,9 @@ class Settings:
     messages_per_second: int = 30
     private_messages_per_3s: int = 3
     strong_budget_ms: float = 200.0  # how long a strong computer player thinks per decision
+    # Under load the budget bends down to this (bot/computers.py): a weaker move rather than a late one.
+    strong_floor_ms: float = 50.0
+    strong_workers: int | None = None  # processes thinking for the strong computers; None: one per core
     # How often the desk looks for deadlines another process missed and for tables in play without their
     # deadline (bot/desk.py). Tests with turn times of seconds shorten it.
     sweep_every_s: float = 30.0
@@ -56,6 +59,8 @@ class Settings:
             messages_per_second=int(env.get("MESSAGES_PER_SECOND", "30")),
             private_messages_per_3s=int(env.get("PRIVATE_MESSAGES_PER_3S", "3")),
             strong_budget_ms=float(env.get("STRONG_BUDGET_MS", "200")),
+            strong_floor_ms=float(env.get("STRONG_FLOOR_MS", "50")),
+            strong_workers=int(env.get("STRONG_WORKERS") or 0) or None,
             sweep_every_s=float(env.get("SWEEP_EVERY_S", "30")),
             shutdown_wait_s=float(env.get("SHUTDOWN_WAIT_S", "30")),
         )
