@@ -603,6 +603,14 @@ class Database:
         )
         return bool(rows)
 
+    async def follow_armed(self, table_id: int) -> bool:
+        """A player's move is stored and the computers' follow-on not yet made (nor claimed)."""
+        rows = await self.rows(
+            "SELECT 1 FROM deadlines WHERE table_id = :t AND kind = 'follow' AND claimed_by IS NULL",
+            t=table_id,
+        )
+        return bool(rows)
+
     async def snapshot(self, table_id: int, kill: int, mode: str) -> Snapshot:
         from table import TableService
         from table.policy import automatic, deadlines
@@ -633,11 +641,12 @@ class Database:
 
 # ====================================================================== the run
 
-KINDS = ("tap", "start", "claim", "up")
+KINDS = ("tap", "start", "claim", "follow", "up")
 # Shares of the kills by moment: within 50 ms after a tap (a move being committed, its messages on their
 # way), within 5 s after a start (start-up, resumes, the first sweeps: the hang of issue 14 came 3 s after
-# one), the moment a deadline is claimed (between the claim and its move), any moment of the first seconds.
-SHARES = {"tap": 0.4, "start": 0.3, "claim": 0.15, "up": 0.15}
+# one), the moment a deadline is claimed (between the claim and its move), between a player's move stored
+# and the computers' moves that follow it (issue 23), any moment of the first seconds.
+SHARES = {"tap": 0.3, "start": 0.25, "claim": 0.15, "follow": 0.15, "up": 0.15}
 CLAIM_WAIT_S = 4.0  # a kill waiting for a claim waits at most this long (two turn times), then kills anyway
 
 
@@ -741,6 +750,10 @@ async def run(
                 while time.monotonic() < give_up and not await db.claimed(table_id):
                     await asyncio.sleep(0.003)
                 claims_seen += time.monotonic() < give_up
+            elif kind == "follow":
+                give_up = time.monotonic() + CLAIM_WAIT_S
+                while time.monotonic() < give_up and not await db.follow_armed(table_id):
+                    await asyncio.sleep(0.001)
             else:
                 await asyncio.sleep(rng.uniform(0.0, 2.0))
             await bot.kill()
@@ -855,6 +868,8 @@ class Report:
     skipped: int = 0  # turns let run out on purpose
     deadlines_fired: int = 0
     fired_across_restart: int = 0  # armed by one process, fired by a later one
+    follow_ons: int = 0  # the computers' moves after a player's move stored alone, each made once
+    follow_ons_across_restart: int = 0  # armed by a process killed before it made them
     late_s: list[float] = field(default_factory=list)  # each time-out: its move's commit after its due time
     claims_at_kill: int = 0  # deadlines a killed process had claimed and not yet handled
     claims_seen: int = 0
@@ -886,6 +901,7 @@ class Report:
             f"deadlines fired: {self.deadlines_fired}, {self.fired_across_restart} of them across a restart "
             f"(turns let run out on purpose: {self.skipped}); "
             f"late after their due time: {spread}",
+            f"follow-ons made: {self.follow_ons}, {self.follow_ons_across_restart} of them after a kill",
             f"claims a killed process left: {self.claims_at_kill}; tables found without their deadline "
             f"and armed again: {self.rearmed_logged}",
             f"turn messages checked: {self.turn_messages}; stale: {self.stale} (must be 0); "
@@ -1089,6 +1105,21 @@ async def _check(done: Run, db: Database) -> Report:
         armed_at = min(e.at for e in armed)
         report.fired_across_restart += any(armed_at < k < after.at for k in done.killed_at)
     report.deadlines_fired = len(timed_out)
+
+    # ---- follow-ons: the computers' moves after a player's move stored alone, made once, by the clock. The
+    # version a follow-on was armed for is followed by exactly one version (the table's version is the whole
+    # concurrency control), and that version's stretch begins with no player's tap.
+    for fv in sorted({e.version for e in events if e.kind == "follow" and e.op != "delete"}):
+        base, after = by_version.get(fv), by_version.get(fv + 1)
+        if base is None or after is None or after.last_seq <= base.last_seq:
+            continue  # the round ended there, or the table moved on by a notice (a seat back from 托管)
+        if any((s, fv) in applied_at for s in seat_of_user.values()):
+            problem(f"version {fv}: a player's tap moved it while the computers' moves were to follow")
+            continue
+        report.follow_ons += 1
+        armed = [e for e in events if e.version == fv and e.kind == "follow"]
+        armed_at = min(e.at for e in armed)
+        report.follow_ons_across_restart += any(armed_at < k < after.at for k in done.killed_at)
 
     # ---- turn messages: each for a version at which that seat was to act, showing it as it was then.
     from bot.i18n import t as tr

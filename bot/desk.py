@@ -22,7 +22,7 @@ from telegram.ext import CallbackContext, JobQueue
 
 from storage.records import DeadlineRecord
 from table import Outcome, TableService
-from table.policy import Deadline
+from table.policy import FOLLOW, Deadline
 
 from .outbox import ChatBlocked, GroupMigrated, Outbox, RetryWindow
 from .present import Presenter
@@ -61,6 +61,7 @@ class Desk:
         self._reports: asyncio.Task[None] | None = None
         self._busy = 0  # reports being handled
         self.rearmed = 0  # tables found without their deadline and given one (the invariant kept)
+        self._following: set[asyncio.Task[int]] = set()  # follow-ons swept without a JobQueue
 
     # ------------------------------------------------------------------ outcomes
 
@@ -84,7 +85,20 @@ class Desk:
 
     def schedule(self, deadlines: Iterable[Deadline]) -> None:
         for d in deadlines:
-            self._arm(d.due_at)
+            if d.kind == FOLLOW:
+                self._now(d.due_at)
+            else:
+                self._arm(d.due_at)
+
+    def _now(self, due_at: datetime) -> None:
+        """A follow-on (the computers' moves after a player's) is swept for at once, not on the next second;
+        a desk without a JobQueue (the fast tests) sweeps in a task of its own."""
+        if self.job_queue is not None:
+            self.job_queue.run_once(self._sweep_job, when=0, name="follow", data=due_at)
+            return
+        task = asyncio.create_task(self.sweep(due_at))
+        self._following.add(task)
+        task.add_done_callback(self._following.discard)
 
     def _arm(self, due_at: datetime) -> None:
         if self.job_queue is None:
@@ -215,7 +229,9 @@ class Desk:
 
     def quiet(self) -> bool:
         """Nothing queued for Telegram, and no report of the outbox waiting or being handled."""
-        return self.outbox.reports.empty() and not self._busy and not self.outbox.busy()
+        return (
+            self.outbox.reports.empty() and not self._busy and not self.outbox.busy() and not self._following
+        )
 
     async def close(self) -> None:
         if self._reports is not None:

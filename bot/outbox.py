@@ -206,6 +206,13 @@ class Outbox:
         """What the outbox last put into this message (text, keyboard as JSON), if it remembers."""
         return self._shown.get((chat_id, message_id))
 
+    def will_show(self, chat_id: int, message_id: int) -> tuple[str, str] | None:
+        """What the message will show once what is queued for it is sent (an edit on its way), if known."""
+        pending = self._edits.get((chat_id, message_id))
+        return (
+            _content(pending.text, pending.markup) if pending is not None else self.shows(chat_id, message_id)
+        )
+
     # ------------------------------------------------------------------ API
 
     def send(
@@ -325,6 +332,12 @@ class Outbox:
                 continue
             result = None
             if job.chat_id not in self.blocked:
+                if job.kind in ("edit", "markup"):
+                    # What the message will show from now on, while it waits for its chat's pace: an edit or a
+                    # keyboard dropped meanwhile builds on it (a turn redrawn into a line of what he did was
+                    # taken for the turn while the line waited, and its keyboard stripped from the turn's
+                    # text: tests/bot/test_e2e_told.py, the follow-on of issue 23).
+                    self._remember(job)
                 if job.kind not in ("delete", "unpin"):  # not among the messages Telegram counts
                     await self._pace(job.chat_id)
                 result = await self._deliver(job, q)

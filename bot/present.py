@@ -194,42 +194,31 @@ class Presenter:
         table = outcome.table
         match = table.match
         assert match is not None
-        lang = table.group.language
         now = self.clock()
         new_round = bool(outcome.dealt)
         if new_round and table.summary_message_id is not None:
             self.outbox.drop_keyboard(table.group_id, table.summary_message_id)
-        repost = outcome.repost or (new_round and table.round_no > 1)
-        shown = table_text(lang, table, now)
-        await self.group_message(table, shown, None, repost=repost)
-        if new_round and not repost and table.message_id is not None:
-            self._beside(self._pin(table, table.message_id))  # the lobby became the table
-        # The big moments of this stretch go out as one message: a group may get only 20 a minute.
-        seats = seat_infos(table, lang)
-        news = announcements(lang, outcome.told, outcome.events, seats)
         over = match.round_over and (
             outcome.unsummarized or any(e.kind == "round_over" for e in outcome.events)
         )
-        if over:
-            news.append(summary_text(lang, table))
-        # The terms the table shows are explained with the news (the table itself is edited over and over).
-        text = await self._glossed(table, join_messages(news) if news else "", shown)
-        if text:
-            markup = summary_keyboard(lang, table) if over else None
-            if markup is None and table.group.pinning is False:
-                markup = back_to_table_keyboard(lang, table)
-            sent = self.outbox.send(table.group_id, text, markup, silent=True)
-            if over:
-                self._beside(self._summary_posted(table, sent))
+        if not outcome.pending:
+            # With the computers' moves to follow, the group hears of this move with them: one edit, one news.
+            await self._show_group(outcome, over, now)
         for user_id, message_id in outcome.stale:
             self.outbox.drop_keyboard(user_id, message_id)
         # Private: the mover's message says what he did; the seat to act gets his turn; a deal and a round's end
         # reach everyone.
         mover = _player_mover(outcome)
-        to_prompt = self._to_prompt(outcome)
+        to_prompt = set() if outcome.pending else self._to_prompt(outcome)
         for seat in table.humans:
             assert seat.user_id is not None
             plang = reader_language(table, seat.n)
+            if seat.n == outcome.follows and seat.n in to_prompt and self._shows_past(seat):
+                # The computers moved after his move and it is his turn again: the line he is looking at
+                # becomes his turn, as when the turn comes straight back to him.
+                assert seat.hand_message_id is not None
+                self.outbox.edit(seat.user_id, seat.hand_message_id, *self._turn(table, seat, plang, now))
+                to_prompt.discard(seat.n)
             if mover is not None and seat.n == mover.n and seat.hand_message_id is not None:
                 message = tapped or seat.hand_message_id
                 if seat.n in to_prompt:
@@ -266,6 +255,37 @@ class Presenter:
             if same_turn and self._redraw_turn(table, asked, now):
                 continue
             await self.send_turn(table, asked, now=now, fresh=outcome.rearmed or not outcome.moves)
+
+    async def _show_group(self, outcome: Outcome, over: bool, now: datetime) -> None:
+        """The group's table (posted anew at a new round), and the big moments of the stretch as one message:
+        a group may get only 20 a minute."""
+        table = outcome.table
+        lang = table.group.language
+        new_round = bool(outcome.dealt)
+        repost = outcome.repost or (new_round and table.round_no > 1)
+        shown = table_text(lang, table, now)
+        await self.group_message(table, shown, None, repost=repost)
+        if new_round and not repost and table.message_id is not None:
+            self._beside(self._pin(table, table.message_id))  # the lobby became the table
+        news = announcements(lang, outcome.told, outcome.events, seat_infos(table, lang))
+        if over:
+            news.append(summary_text(lang, table))
+        # The terms the table shows are explained with the news (the table itself is edited over and over).
+        text = await self._glossed(table, join_messages(news) if news else "", shown)
+        if text:
+            markup = summary_keyboard(lang, table) if over else None
+            if markup is None and table.group.pinning is False:
+                markup = back_to_table_keyboard(lang, table)
+            sent = self.outbox.send(table.group_id, text, markup, silent=True)
+            if over:
+                self._beside(self._summary_posted(table, sent))
+
+    def _shows_past(self, seat: Seat) -> bool:
+        """His hand message shows a move of his once made (it asks nothing): known to the outbox."""
+        if seat.user_id is None or seat.hand_message_id is None:
+            return False
+        shown = self.outbox.will_show(seat.user_id, seat.hand_message_id)
+        return shown is not None and not _acts(shown[1])
 
     def _to_prompt(self, outcome: Outcome) -> set[int]:
         """The seats that get a message asking them to act: the player to act during the play; before the first

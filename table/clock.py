@@ -9,6 +9,7 @@ it; the claim lapses after :data:`CLAIM_LEASE` if its process died with it.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import traceback
 from collections.abc import AsyncIterator
@@ -19,6 +20,7 @@ from storage.records import DeadlineRecord
 
 from . import policy
 from .context import Context, armed
+from .model import DECISIONS, MOVES, Table
 from .outcome import Outcome, Reminder, TimedOut
 from .policy import Deadline
 from .stretch import advance
@@ -43,32 +45,54 @@ class Clock:
         async with self.ctx.uow() as uow:
             claimed = await uow.deadlines.claim_due(worker, now=now, lease=CLAIM_LEASE)
             await uow.commit()
-        for deadline in claimed:
-            try:
-                outcome = await self._fire(deadline)
-            except Exception as e:
-                where = traceback.extract_tb(e.__traceback__)[-1]
-                log.error(
-                    "deadline %s of table %s failed: %s at %s:%s",
-                    deadline.kind,
-                    deadline.table_id,
-                    type(e).__name__,
-                    where.filename.rsplit("/", 1)[-1],
-                    where.lineno,
-                )
-                outcome = None
+        # Each fired on its own: one table's computers thinking (a strong search) holds no other table back.
+        firing = [asyncio.ensure_future(self._fire_and_mark(d)) for d in claimed]
+        for done in asyncio.as_completed(firing):
+            outcome = await done
             if outcome is not None:
                 yield outcome
-            async with self.ctx.uow() as uow:
-                await uow.deadlines.done(deadline)
-                await uow.commit()
+
+    async def _fire_and_mark(self, deadline: DeadlineRecord) -> Outcome | None:
+        try:
+            outcome = await self._fire(deadline)
+        except Exception as e:
+            where = traceback.extract_tb(e.__traceback__)[-1]
+            log.error(
+                "deadline %s of table %s failed: %s at %s:%s",
+                deadline.kind,
+                deadline.table_id,
+                type(e).__name__,
+                where.filename.rsplit("/", 1)[-1],
+                where.lineno,
+            )
+            outcome = None
+        async with self.ctx.uow() as uow:
+            await uow.deadlines.done(deadline)
+            await uow.commit()
+        return outcome
 
     async def _fire(self, deadline: DeadlineRecord) -> Outcome | None:
         if deadline.kind == policy.TIMEOUT:
             return await self.time_out(deadline.table_id, deadline.version)
         if deadline.kind == policy.REMINDER:
             return await self.remind(deadline.table_id, deadline.version)
+        if deadline.kind == policy.FOLLOW:
+            return await self.follow(deadline.table_id, deadline.version)
         return None
+
+    async def follow(self, table_id: int, version: int) -> Outcome | None:
+        """The computers' moves after a player's move stored alone (and every move after them that nobody
+        taps for), one write. None when the table has moved on since."""
+        ctx = self.ctx
+        async with ctx.turn(table_id):
+            table = await ctx.load(table_id)
+            if (
+                table.version != version
+                or table.match is None
+                or policy.automatic(table, table.match) is None
+            ):
+                return None
+            return await advance(ctx, table, None, follows=_last_decider(table))
 
     async def time_out(self, table_id: int, version: int) -> Outcome | None:
         """The players the table waits on let their time run out (the one to act, or before the first lead
@@ -165,3 +189,15 @@ class Clock:
         """The tables not closed: what a start picks up."""
         async with self.ctx.uow() as uow:
             return [t.id for t in await uow.tables.all_open()]
+
+
+def _last_decider(table: Table) -> int | None:
+    """The seat whose own decision is the latest in the table's story (the move a follow-on follows)."""
+    for e in reversed(table.marks.recent):
+        if (
+            e.actor is None
+            and e.seat is not None
+            and (e.kind in DECISIONS or (e.kind in MOVES and e.kind != "auto_pass"))
+        ):
+            return e.seat
+    return None

@@ -151,6 +151,9 @@ class Marks:
     # The version at which each asked seat's present question was put to him: his question message is for it
     # once delivered at that version or later (a restart then does not send it again).
     asked_at: tuple[tuple[int, int], ...] = ()
+    # A player's move was stored alone and the computers' moves follow: the story from this seq on has not
+    # been told to the group yet (the follow-on tells it with its own, in one message).
+    untold: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -162,6 +165,7 @@ class Marks:
             "asked_stage": self.asked_stage,
             "asked_since": None if self.asked_since is None else self.asked_since.isoformat(),
             "asked_at": [list(pair) for pair in self.asked_at],
+            "untold": self.untold,
         }
 
     @classmethod
@@ -179,6 +183,7 @@ class Marks:
             if data.get("asked_since") is None
             else datetime.fromisoformat(data["asked_since"]),
             asked_at=tuple((int(seat), int(version)) for seat, version in data.get("asked_at", ())),
+            untold=data.get("untold"),
         )
 
     def asked_since_version(self, seat: int) -> int | None:

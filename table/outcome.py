@@ -106,6 +106,14 @@ class Outcome:
     # Before the first lead: the seats asked a question they were not asked before (each gets a message that
     # asks it; the others' questions stand, their messages unchanged).
     asked_anew: frozenset[int] = field(default_factory=frozenset)
+    # The seat whose own move this stretch of computer moves follows (a follow-on, fired by the clock).
+    follows: int | None = None
+
+    @property
+    def pending(self) -> bool:
+        """The computers' moves follow (a follow-on armed): the group and the next player hear of this move
+        with them, in one edit and one turn message."""
+        return any(d.kind == "follow" for d in self.deadlines)
 
     @property
     def events(self) -> tuple[Event, ...]:

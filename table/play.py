@@ -84,6 +84,7 @@ class Play:
                 ctx,
                 table.with_seat(me),
                 (seat.n, action, "player"),
+                alone=True,  # the computers' moves follow, made by the clock: his tap waits for none
                 seats=changed,
                 update_id=update_id,
                 armed=armed,

@@ -26,9 +26,12 @@ REMIND_FROM_S = 600  # a reminder at half time when the turn time is this long o
 COMPUTER_LEVELS = {1: "easy", 2: "heuristic", 3: "strong"}  # engine.ai.make_player's names
 DEFAULT_LEVEL = 2
 
-DeadlineKind = Literal["timeout", "reminder"]  # as stored in the deadlines' table
+# As stored in the deadlines' table. A follow-on is due at once: the computers' moves after a player's move,
+# made by the clock so that his tap is answered as soon as his own move is stored (issue 23).
+DeadlineKind = Literal["timeout", "reminder", "follow"]
 TIMEOUT: Final = "timeout"
 REMINDER: Final = "reminder"
+FOLLOW: Final = "follow"
 PASS_ACTION = Action(PASS)
 
 Automatic = Literal["computer", "pass"]
@@ -98,8 +101,11 @@ def prompted(table: Table, seat: Seat) -> bool:
 def deadlines(
     table: Table, match: Match | None, now: datetime, *, since: datetime | None = None
 ) -> tuple[Deadline, ...]:
-    """What the table waits for at this state: a player's turn time (before the first lead one for every
-    question of the stage, counted ``since`` it opened), and a reminder at half time."""
+    """What the table waits for at this state: the computers' moves (a follow-on, due at once), or a player's
+    turn time (before the first lead one for every question of the stage, counted ``since`` it opened), and a
+    reminder at half time."""
+    if match is not None and automatic(table, match) is not None:
+        return (Deadline(FOLLOW, now),)
     if not waits_on(table, match):
         return ()
     start = since or now

@@ -56,6 +56,8 @@ async def advance(
     all_hands: bool = False,
     armed: frozenset[DeadlineKind] | None = None,
     late: Sequence[int] = (),
+    alone: bool = False,
+    follows: int | None = None,
 ) -> Outcome:
     """Play ``first`` (if any) and every automatic move after it on the table's match, then write it all in
     one unit of work: the new version, the log, the seats changed, the round's result, the next deadlines.
@@ -63,7 +65,10 @@ async def advance(
     ``table`` already holds the seats as they are to be (``seats``: those to write, ``new_seats``: those to
     add); its match is changed in place. ``armed``: the kinds of deadline the table had, when the caller
     knows them. ``late``: players whose time ran out: the computer makes their move (or answers their question
-    before the first lead) once, as a time-out."""
+    before the first lead) once, as a time-out. ``alone``: a player's own move, written without the computer
+    moves after it (R4.3's passes are made: they take no thought); those follow as a deadline due at once, so
+    that his tap is answered as soon as his move is stored. ``follows``: the seat whose move this stretch of
+    computer moves follows."""
     match = table.match
     assert match is not None
     moves: list[Move] = []
@@ -79,12 +84,18 @@ async def advance(
         except IllegalAction as e:  # the player's move was judged legal before; a computer's always is
             raise IllegalMove(e.reason) from None
         moves.append(Move(mover, action, actor, events))
+        if alone and (found := policy.automatic(table, match, waiting)) is not None and found[1] != "pass":
+            break  # a computer's decision: the clock's follow-on makes it
         nxt = await _automatic(ctx, table, match, len(moves), waiting)
 
     entries = [*((None, word) for word in logged), *((m.seat, str(m.action)) for m in moves)]
     seq = table.last_seq + len(entries)
     now = ctx.clock()
+    untold = table.marks.untold
     marks, told = marks_after(table, moves, notices, dealt, table.last_seq + len(logged))
+    if untold is not None and not dealt:
+        # The player's move stored alone before this stretch: the group hears of it with these moves.
+        told = tuple(e for e in table.marks.recent if e.seq >= untold) + told
     # The questions before the first lead share one deadline, counted from when they were asked.
     asked_anew = _asked_anew(asked_before, match)
     stage = _stage_of(match)
@@ -99,6 +110,9 @@ async def advance(
             marks,
             asked_at=tuple((n, put if n in asked_anew or v is None else v) for n, v in sorted(asked.items())),
         )
+    pending = policy.automatic(replace(table, marks=marks), match) is not None
+    held = min((e.seq for e in told), default=None) if pending and told else None
+    marks = replace(marks, untold=held)
     write: TableChanges = {**(changes or {}), "match": match, "last_seq": seq}
     if marks != table.marks:
         write["marks"] = marks.to_json()
@@ -161,6 +175,7 @@ async def advance(
         hands=hands,
         told=told,
         asked_anew=asked_anew,
+        follows=follows,
     )
 
 

@@ -322,3 +322,23 @@ async def test_a_retry_window_learned_by_an_earlier_process_is_kept(
     assert await table is not None
     (call,) = bot.calls
     assert call.at - start == pytest.approx(30.0, abs=0.1)  # type: ignore[operator]
+
+
+async def test_an_edit_waiting_for_its_chats_pace_is_what_a_later_drop_builds_on(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    """His turn message redrawn into a line of what he did waits for the chat's pace (three messages in 3 s
+    went before it); a keyboard dropped meanwhile must not bring the turn's text back without its buttons
+    (found end to end with the computers' follow-on of issue 23)."""
+    turn = await sent(outbox, clock, ANN, "your turn", keyboard("a:1:1:x"))
+    for n in range(2):
+        outbox.send(ANN, f"news {n}")
+    await clock.settle()  # the chat's three in 3 s are used up
+    outbox.edit(ANN, turn, "you 77 · 12 cards left", keyboard("c:1:0:"))
+    await clock.settle()  # the worker takes the edit and waits for the chat's pace
+    assert clock.sleeping
+    outbox.drop_keyboard(ANN, turn)
+    await clock.run()
+    shown = bot.shows(ANN, turn)
+    assert shown is not None and shown.text == "you 77 · 12 cards left"
+    assert not shown.buttons

@@ -53,9 +53,14 @@ class Stage:
     # ------------------------------------------------------------------ showing, and letting it go out
 
     async def show(self, outcome: Outcome | None, *, tapped: int | None = None) -> None:
-        """Show the outcome as the desk does, and let everything it queued reach the recording bot."""
+        """Show the outcome as the desk does, and let everything it queued reach the recording bot; where the
+        computers' moves follow it (a follow-on), made and shown as the desk's clock makes them, at once."""
         if outcome is not None:
             await self.presenter.show(outcome, tapped=tapped)
+            while outcome is not None and outcome.pending:
+                outcome = await self.service.clock.follow(outcome.table.id, outcome.table.version)
+                if outcome is not None:
+                    await self.presenter.show(outcome)
         await self.drain()
 
     async def show_all(self, outcomes: list[Outcome]) -> None:

@@ -38,12 +38,30 @@ async def begin(service: TableService, seated: Seated) -> Outcome:
     return await service.lobby.begin(seated.table_id, seated.humans[0])
 
 
+async def followed(service: TableService, outcome: Outcome) -> Outcome:
+    """The computers' moves after a player's move stored alone, made as the clock makes them (a follow-on):
+    the outcome the table ends in."""
+    while outcome.pending:
+        follow = await service.clock.follow(outcome.table.id, outcome.table.version)
+        if follow is None:
+            break
+        outcome = follow
+    return outcome
+
+
+async def act(service: TableService, table: Table, user: int, action: Action, **kw: object) -> Outcome:
+    """A player's move by button (with the version it was drawn for), and the computers' moves after it."""
+    return await followed(
+        service, await service.play.act(table.id, user, action, version=table.version, **kw)
+    )  # type: ignore[arg-type]
+
+
 async def past_the_questions(service: TableService, table: Table) -> Table:
     """The questions before the first lead (asked of every seat at once) answered with each seat's first
     choice, by its player: the table at the first lead."""
     while table.match is not None and table.match.step not in ("play", "over"):
         first = table.match.legal_actions()[0]
-        table = (await service.play.act(table.id, user_to_act(table), first, version=table.version)).table
+        table = (await act(service, table, user_to_act(table), first)).table
     return table
 
 
@@ -57,7 +75,7 @@ async def play_one(service: TableService, table: Table, rng: random.Random) -> O
     """A random legal move of the player to act, by button (with the version it was drawn for)."""
     assert table.match is not None
     action = rng.choice(table.match.legal_actions())
-    return await service.play.act(table.id, user_to_act(table), action, version=table.version)
+    return await act(service, table, user_to_act(table), action)
 
 
 async def ends_round(service: TableService, table: Table, action: Action) -> bool:
@@ -91,7 +109,7 @@ async def play_until(
         action = rng.choice(table.match.legal_actions())
         if stop_before_end and await ends_round(service, table, action):
             return table
-        table = (await service.play.act(table_id, user_to_act(table), action, version=table.version)).table
+        table = (await act(service, table, user_to_act(table), action)).table
     return table
 
 

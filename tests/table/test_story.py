@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from table_helpers import begin, seated_table
+from table_helpers import begin, followed, seated_table
 
 from table import Entry, Outcome, TableService
 from table.model import DECISIONS, MOVES
@@ -32,6 +32,8 @@ async def _play_round(service: TableService, seed: int, check: object) -> int:
         assert table.match is not None
         action = rng.choice(table.match.legal_actions())
         outcome = await service.play.act(table.id, seat.user_id, action, version=table.version)
+        if outcome.pending:  # the computers' moves follow, and tell his move with theirs
+            outcome = await followed(service, outcome)
         story += outcome.told
         checks += check(outcome, story)  # type: ignore[operator]
     return checks

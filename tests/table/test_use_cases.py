@@ -25,7 +25,7 @@ from table import (
     TableService,
     TimedOut,
 )
-from table.policy import REMINDER, TIMEOUT
+from table.policy import FOLLOW, REMINDER, TIMEOUT
 
 pytestmark = pytest.mark.unit
 
@@ -72,27 +72,36 @@ async def test_begin_deals_round_one_to_every_player_and_fills_empty_seats(servi
         await service.lobby.add_computers(seated.table_id, 1)
 
 
-async def test_a_move_and_the_computer_moves_after_it_are_one_version_logged_in_order(
+async def test_her_move_is_stored_alone_and_the_computers_follow_in_one_version_logged_in_order(
     service: TableService, store: FakeStore, rng: random.Random
 ) -> None:
+    """Issue 23: her tap waits for no computer. Her move is one version (its deadline: the follow-on, due at
+    once); the computers' moves after it, until she has to decide again, are the next."""
     seated = await seated_table(service, -3, humans=(1,))
-    table = (await begin(service, seated)).table
+    table = await past_the_questions(service, (await begin(service, seated)).table)
     while table.to_act is None or table.match is None or table.match.current_player is None:
         pytest.skip("the computers ended the round without her")  # pragma: no cover
     before = await _log(store, table.id)
     expected = table.match.copy()
-    outcome = await play_one(service, table, rng)
-    assert outcome.table.version == table.version + 1
+    action = rng.choice(table.match.legal_actions())
+    mine = await service.play.act(table.id, 1, action, version=table.version)
+    assert [m.seat for m in mine.moves] == [0] and mine.table.version == table.version + 1
+    assert mine.pending and [d.kind for d in mine.deadlines] == [FOLLOW]
+    follow = await service.clock.follow(mine.table.id, mine.table.version)
+    assert follow is not None and follow.table.version == table.version + 2 and follow.follows == 0
+    assert follow.moves and all(m.actor == "computer" for m in follow.moves)
+    moves = [*mine.moves, *follow.moves]
     logged = (await _log(store, table.id))[len(before) :]
-    assert [(seat, action) for _, seat, action in logged] == [(m.seat, str(m.action)) for m in outcome.moves]
+    assert [(seat, action) for _, seat, action in logged] == [(m.seat, str(m.action)) for m in moves]
     assert [seq for seq, _, _ in logged] == list(range(len(before) + 1, len(before) + 1 + len(logged)))
-    for m in outcome.moves:
-        expected.apply(m.action)
+    for m in moves:
+        expected.apply(m.action, m.seat)
     assert (await service.reads.load(table.id)).match == expected
-    # It stops where she has to decide again, or where the round ended.
-    after = outcome.table
+    # It stops where she has to decide again, or where the round ended; the follow-on fires once.
+    after = follow.table
     assert after.match is not None
     assert after.match.round_over or after.match.current_player == 0
+    assert await service.clock.follow(mine.table.id, mine.table.version) is None
 
 
 async def test_a_refused_move_changes_nothing(service: TableService, store: FakeStore) -> None:
