@@ -154,6 +154,8 @@ class Marks:
     # A player's move was stored alone and the computers' moves follow: the story from this seq on has not
     # been told to the group yet (the follow-on tells it with its own, in one message).
     untold: int | None = None
+    # The seats put a question before the first lead while the computers' moves were to follow: asked with them.
+    unprompted: frozenset[int] = frozenset()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -166,6 +168,7 @@ class Marks:
             "asked_since": None if self.asked_since is None else self.asked_since.isoformat(),
             "asked_at": [list(pair) for pair in self.asked_at],
             "untold": self.untold,
+            "unprompted": sorted(self.unprompted),
         }
 
     @classmethod
@@ -184,6 +187,7 @@ class Marks:
             else datetime.fromisoformat(data["asked_since"]),
             asked_at=tuple((int(seat), int(version)) for seat, version in data.get("asked_at", ())),
             untold=data.get("untold"),
+            unprompted=frozenset(data.get("unprompted", ())),
         )
 
     def asked_since_version(self, seat: int) -> int | None:

@@ -112,7 +112,12 @@ async def advance(
         )
     pending = policy.automatic(replace(table, marks=marks), match) is not None
     held = min((e.seq for e in told), default=None) if pending and told else None
-    marks = replace(marks, untold=held)
+    # With the computers' moves to follow, the questions put now are asked with them (in their outcome).
+    unprompted = table.marks.unprompted | asked_anew
+    if pending:
+        marks, asked_anew = replace(marks, untold=held, unprompted=unprompted), frozenset()
+    else:
+        marks, asked_anew = replace(marks, untold=None, unprompted=frozenset()), unprompted & set(match.asked)
     write: TableChanges = {**(changes or {}), "match": match, "last_seq": seq}
     if marks != table.marks:
         write["marks"] = marks.to_json()

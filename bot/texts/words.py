@@ -347,8 +347,8 @@ def story_line(
     lang: str, entries: Sequence[Entry], seats: dict[int, SeatInfo], me: int | None, most: int
 ) -> str:
     """The entries in a line. Past ``most``, the passes of the older half are left out first and counted (every
-    play stays: the plays are what a player plans on), then, if still too long, the oldest entries are folded
-    into a count; neither silently."""
+    play stays: the plays are what a player plans on), then, if the line would still be longer than a turn
+    message can carry with a hand, the oldest entries are folded into a count; neither silently."""
     items = [e for e in entries if e.kind != "trick_won" or e is entries[-1]]
     note: list[str] = []
     if len(items) > most:
@@ -357,11 +357,18 @@ def story_line(
         if passes:
             note.append(tn(lang, "({n} pass left out)", "({n} passes left out)", len(passes)))
         items = [e for e in older if e.kind not in _QUIET] + newer
-    if len(items) > most:
-        folded = len(items) - most
+    texts = [entry_text(lang, e, seats, me) for e in items]
+    folded = 0
+    while sum(len(x) + 3 for x in texts[folded:]) > STORY_CHARS:
+        folded += 1
+    if folded:
         note.insert(0, tn(lang, "…{n} earlier move", "…{n} earlier moves", folded))
-        items = items[-most:]
-    return " · ".join([*note, *(entry_text(lang, e, seats, me) for e in items)])
+    return " · ".join([*note, *texts[folded:]])
+
+
+# The longest a story line may be: a turn message also carries the hand, what is asked and until when, within
+# Telegram's 4096 characters.
+STORY_CHARS = 2600
 
 
 # What a long story leaves out first: the moves that put nothing on the table.

@@ -7,10 +7,11 @@ import random
 
 import pytest
 from storage_helpers import Database
-from table_helpers import SIX, begin, last_move, play_until, seated_table
+from table_helpers import SIX, begin, followed, last_move, play_until, seated_table
 
+from engine import Action
 from storage.records import Stats
-from table import StaleVersion
+from table import Outcome, StaleVersion, Table
 
 
 def _expected(results: list[tuple[int, int, bool]]) -> Stats:
@@ -87,7 +88,11 @@ async def test_rounds_ending_at_once_in_two_groups_both_count(db: Database, rng:
         table = await play_until(service, seated.table_id, rng, stop_before_end=True)
         finals.append((table, *(await last_move(service, table))))
 
-    outcomes = await asyncio.gather(*(service.play.act(t.id, u, a, version=t.version) for t, a, u in finals))
+    async def last(table: Table, action: Action, user: int) -> Outcome:
+        # His move, and the computers' after it that end the round (as the clock makes them).
+        return await followed(service, await service.play.act(table.id, user, action, version=table.version))
+
+    outcomes = await asyncio.gather(*(last(t, a, u) for t, a, u in finals))
     results = []
     for outcome in outcomes:
         match = outcome.table.match
