@@ -119,6 +119,8 @@ class Group(Base):
     computer_level: Mapped[int] = mapped_column(SmallInteger, default=2, server_default="2")
     settings_message_id: Mapped[int | None] = mapped_column(BigInteger)  # the one live /settings panel
     pinning: Mapped[bool | None] = mapped_column(Boolean)  # may the bot pin the table here (None: not tried)
+    # False while the bot is out of the group or may not write in it: its tables hold (issue 24).
+    reachable: Mapped[bool] = mapped_column(Boolean, default=True, server_default=text("true"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, server_default=NOW)
 
 
@@ -150,10 +152,11 @@ class GroupMember(_PlacesHistogram, Base):
 class GameTable(Base):
     __tablename__ = "tables"
     __table_args__ = (
-        # One open table per group: closed tables stay for the record.
+        # One open table per group's topic (0: no topic, or General): closed tables stay for the record.
         Index(
-            "uq_tables_open_group",
+            "uq_tables_open_topic",
             "group_id",
+            "thread_id",
             unique=True,
             sqlite_where=text("status <> 'closed'"),
             postgresql_where=text("status <> 'closed'"),
@@ -163,6 +166,11 @@ class GameTable(Base):
 
     id: Mapped[int] = mapped_column(AutoId, primary_key=True, autoincrement=True)
     group_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("groups.id", ondelete="CASCADE"))
+    thread_id: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")  # its topic (0: none)
+    topic: Mapped[str | None] = mapped_column(
+        String(128)
+    )  # the topic's name, as the players' messages say it
+    bot_id: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")  # the bot that hosts it
     kind: Mapped[str] = mapped_column(String(16), default="match")  # what `state` holds: engine.Match's JSON
     status: Mapped[str] = mapped_column(String(16), default="lobby")
     rules: Mapped[Any] = mapped_column(JSONText)
@@ -277,7 +285,12 @@ class ChatLimit(Base):
 class ProcessedUpdate(Base):
     __tablename__ = "processed_updates"
 
-    update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    bot_id: Mapped[int] = mapped_column(
+        BigInteger, primary_key=True, default=0, server_default="0"
+    )  # each bot
+    update_id: Mapped[int] = mapped_column(
+        BigInteger, primary_key=True, autoincrement=False
+    )  # numbers its own
     processed_at: Mapped[datetime] = mapped_column(
         UTCDateTime, default=utcnow, server_default=NOW, index=True
     )

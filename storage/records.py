@@ -27,6 +27,7 @@ class GroupRecord:
     computer_level: int = 2
     settings_message_id: int | None = None  # the one live /settings panel
     pinning: bool | None = None  # may the bot pin the table in this group (None: not tried yet)
+    reachable: bool = True  # False while the bot is out of the group or may not write in it
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,9 @@ class TableRecord:
     table_message_id: int | None
     marks: dict[str, Any] | None
     summary_message_id: int | None = None
+    thread_id: int = 0  # its group's topic (0: none, or General)
+    topic: str | None = None  # the topic's name
+    bot_id: int = 0  # the bot that hosts it (its token's processes fire its deadlines)
 
 
 @dataclass(frozen=True)
@@ -160,6 +164,7 @@ class GroupSettings(TypedDict, total=False):
     computer_level: int
     settings_message_id: int | None  # not a setting: which message is the live /settings panel
     pinning: bool  # not a setting: whether Telegram let the bot pin the table
+    reachable: bool  # not a setting: whether the bot is in the group and may write there
 
 
 class TableChanges(TypedDict, total=False):

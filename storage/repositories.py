@@ -121,6 +121,7 @@ def _group(row: Any) -> GroupRecord:
         computer_level=row.computer_level,
         settings_message_id=row.settings_message_id,
         pinning=None if row.pinning is None else bool(row.pinning),
+        reachable=bool(row.reachable),
     )
 
 
@@ -280,6 +281,9 @@ def _table(row: Any) -> TableRecord:
         table_message_id=row.table_message_id,
         marks=row.marks,
         summary_message_id=row.summary_message_id,
+        thread_id=row.thread_id,
+        topic=row.topic,
+        bot_id=row.bot_id,
     )
 
 
@@ -340,9 +344,17 @@ class TableRepository(_Repository):
         return TableScene(table=_table(first), group=group, seats=seats, users=users)
 
     async def add(
-        self, group_id: int, rules: dict[str, Any], *, created_by: int | None = None
+        self,
+        group_id: int,
+        rules: dict[str, Any],
+        *,
+        created_by: int | None = None,
+        thread_id: int = 0,
+        topic: str | None = None,
+        bot_id: int = 0,
     ) -> TableRecord:
-        """A new table (a lobby) in the group; TableAlreadyOpen if the group has one open.
+        """A new table (a lobby) in the group's topic, hosted by ``bot_id``; TableAlreadyOpen if the topic has
+        one open.
 
         The unique index on open tables decides, so two /new at once open one table. On PostgreSQL the
         failed INSERT spoils the transaction: a caller that gets TableAlreadyOpen leaves the unit of work."""
@@ -352,6 +364,9 @@ class TableRepository(_Repository):
                 tables_t.insert()
                 .values(
                     group_id=group_id,
+                    thread_id=thread_id,
+                    topic=topic,
+                    bot_id=bot_id,
                     kind="match",
                     status="lobby",
                     rules=rules,
@@ -374,10 +389,15 @@ class TableRepository(_Repository):
         row = (await self.connection.execute(stmt, {"table_id": table_id})).first()
         return None if row is None else _table(row)
 
-    async def open_in_group(self, group_id: int) -> TableRecord | None:
+    async def open_in_group(self, group_id: int, thread_id: int = 0) -> TableRecord | None:
+        """The open table of the group's topic (0: no topic, or General)."""
         row = (
             await self.connection.execute(
-                select(tables_t).where(tables_t.c.group_id == group_id, tables_t.c.status != "closed")
+                select(tables_t).where(
+                    tables_t.c.group_id == group_id,
+                    tables_t.c.thread_id == thread_id,
+                    tables_t.c.status != "closed",
+                )
             )
         ).first()
         return None if row is None else _table(row)
@@ -829,20 +849,26 @@ class ChatLimitRepository(_Repository):
 
 
 class UpdateRepository(_Repository):
-    async def record(self, update_id: int) -> bool:
-        """Record a Telegram update id; False if it was recorded before (a redelivery to skip)."""
+    async def record(self, update_id: int, bot_id: int = 0) -> bool:
+        """Record a Telegram update id of a bot (each bot numbers its own); False if it was recorded before
+        (a redelivery to skip)."""
         stmt = self._prebuilt(
             "record",
-            lambda: self._insert(updates_t).on_conflict_do_nothing(index_elements=[updates_t.c.update_id]),
+            lambda: self._insert(updates_t).on_conflict_do_nothing(
+                index_elements=[updates_t.c.bot_id, updates_t.c.update_id]
+            ),
         )
-        result = await self.connection.execute(stmt, {"update_id": update_id, "processed_at": utcnow()})
+        params = {"bot_id": bot_id, "update_id": update_id, "processed_at": utcnow()}
+        result = await self.connection.execute(stmt, params)
         return result.rowcount == 1
 
-    async def seen(self, update_id: int) -> bool:
-        """Whether the update id was recorded (by a unit of work that committed)."""
+    async def seen(self, update_id: int, bot_id: int = 0) -> bool:
+        """Whether the bot's update id was recorded (by a unit of work that committed)."""
         row = (
             await self.connection.execute(
-                select(updates_t.c.update_id).where(updates_t.c.update_id == update_id)
+                select(updates_t.c.update_id).where(
+                    updates_t.c.bot_id == bot_id, updates_t.c.update_id == update_id
+                )
             )
         ).first()
         return row is not None

@@ -30,6 +30,7 @@ def group_of(record: GroupRecord | None, group_id: int) -> Group:
         computer_level=record.computer_level,
         settings_message_id=record.settings_message_id,
         pinning=record.pinning,
+        reachable=record.reachable,
     )
 
 
@@ -77,6 +78,9 @@ def table_of(record: TableRecord, scene: TableScene, match: Match | None) -> Tab
         message_id=record.table_message_id,
         summary_message_id=record.summary_message_id,
         marks=Marks.from_json(record.marks),
+        thread_id=record.thread_id,
+        topic=record.topic,
+        bot_id=record.bot_id,
     )
 
 

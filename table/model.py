@@ -67,6 +67,7 @@ class Group:
     computer_level: int = 2  # the computers' level at its tables, 托管 included (table/policy.py)
     settings_message_id: int | None = None  # the one live /settings panel (an older one loses its buttons)
     pinning: bool | None = None  # whether the bot may pin the table here (None: not tried yet)
+    reachable: bool = True  # False while the bot is out of the group or may not write there: its tables hold
 
     @property
     def rules(self) -> Rules:
@@ -255,6 +256,9 @@ class Table:
     summary_message_id: int | None = None  # the last round's summary (Next round / Stop)
     marks: Marks = field(default_factory=Marks)
     due: datetime | None = None  # the turn's deadline, when read with it
+    thread_id: int = 0  # the group's topic the table lives in (0: none, or General)
+    topic: str | None = None  # that topic's name
+    bot_id: int = 0  # the bot that hosts it
 
     @property
     def group_id(self) -> int:
@@ -262,7 +266,9 @@ class Table:
 
     @property
     def title(self) -> str:
-        return self.group.title or str(self.group.id)
+        """How a player's private messages name the table: its group, and its topic where it has one."""
+        group = self.group.title or str(self.group.id)
+        return f"{group} · {self.topic}" if self.topic else group
 
     @property
     def playing(self) -> bool:

@@ -53,7 +53,7 @@ class _Data:
     rounds: dict[tuple[int, int], RoundInfo] = field(default_factory=dict)
     actions: list[LoggedAction] = field(default_factory=list)
     deadlines: dict[int, DeadlineRecord] = field(default_factory=dict)
-    updates: set[int] = field(default_factory=set)
+    updates: set[tuple[int, int]] = field(default_factory=set)  # (bot, update id)
     retry_until: dict[int, datetime] = field(default_factory=dict)
     blocked: set[int] = field(default_factory=set)
 
@@ -168,6 +168,9 @@ def _record(row: dict[str, Any], with_state: bool = True) -> TableRecord:
         table_message_id=row["table_message_id"],
         marks=row["marks"],
         summary_message_id=row.get("summary_message_id"),
+        thread_id=row.get("thread_id", 0),
+        topic=row.get("topic"),
+        bot_id=row.get("bot_id", 0),
     )
 
 
@@ -188,12 +191,14 @@ class FakeTables(_Repo):
         row = self.d.tables.get(table_id)
         return None if row is None else _record(row, with_state)
 
-    async def open_in_group(self, group_id: int) -> TableRecord | None:
+    async def open_in_group(self, group_id: int, thread_id: int = 0) -> TableRecord | None:
         return next(
             (
                 _record(r)
                 for r in self.d.tables.values()
-                if r["group_id"] == group_id and r["status"] != "closed"
+                if r["group_id"] == group_id
+                and r.get("thread_id", 0) == thread_id
+                and r["status"] != "closed"
             ),
             None,
         )
@@ -211,14 +216,24 @@ class FakeTables(_Repo):
         return [_record(r) for _, r in sorted(self.d.tables.items())]
 
     async def add(
-        self, group_id: int, rules: dict[str, Any], *, created_by: int | None = None
+        self,
+        group_id: int,
+        rules: dict[str, Any],
+        *,
+        created_by: int | None = None,
+        thread_id: int = 0,
+        topic: str | None = None,
+        bot_id: int = 0,
     ) -> TableRecord:
-        if await self.open_in_group(group_id) is not None:
+        if await self.open_in_group(group_id, thread_id) is not None:
             raise TableAlreadyOpen(group_id)
         table_id = self.uow.store.next_id()
         self.d.tables[table_id] = {
             "id": table_id,
             "group_id": group_id,
+            "thread_id": thread_id,
+            "topic": topic,
+            "bot_id": bot_id,
             "status": "lobby",
             "rules": rules,
             "state": None,
@@ -420,14 +435,14 @@ class FakeChats(_Repo):
 
 
 class FakeUpdates(_Repo):
-    async def record(self, update_id: int) -> bool:
-        if update_id in self.d.updates:
+    async def record(self, update_id: int, bot_id: int = 0) -> bool:
+        if (bot_id, update_id) in self.d.updates:
             return False
-        self.d.updates.add(update_id)
+        self.d.updates.add((bot_id, update_id))
         return True
 
-    async def seen(self, update_id: int) -> bool:
-        return update_id in self.d.updates
+    async def seen(self, update_id: int, bot_id: int = 0) -> bool:
+        return (bot_id, update_id) in self.d.updates
 
 
 class FakeUnitOfWork:
