@@ -249,6 +249,9 @@ class Desk:
                 if isinstance(report, ChatBlocked) and report.chat_id > 0:
                     # A private chat: the player blocked the bot or never started it.
                     await self.after_all(await self.service.deliveries.blocked(report.chat_id))
+                elif isinstance(report, ChatBlocked):
+                    # A group the bot was removed from (its my_chat_member update may come late, or not at all).
+                    await self.after_all(await self.service.deliveries.group_reach(report.chat_id, False))
                 elif isinstance(report, GroupMigrated):
                     await self.after(
                         await self.service.deliveries.migrate_group(report.old_id, report.new_id)

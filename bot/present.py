@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
 from collections.abc import Callable, Coroutine
 from datetime import datetime
@@ -34,41 +33,31 @@ from storage.models import utcnow
 from table import (
     CLOSED,
     CameBack,
-    Closed,
     Entry,
     Group,
-    Notice,
-    Nudged,
     Outcome,
-    Reminder,
     Seat,
-    SeatFreed,
     Table,
     TableService,
-    TimedOut,
-    WentAutoplay,
     policy,
 )
 from table.model import MOVES
 from table.outcome import LOBBY_VIEW
 
-from . import codec
-from .i18n import normalise, t
+from .i18n import t
 from .keyboards import back_to_table_keyboard, cards_keyboard, hand_keyboard, lobby_keyboard, summary_keyboard
 from .outbox import Outbox
+from .tell import Teller, acts
 from .texts.group import announcements, final_text, join_messages, lobby_text, summary_text, table_text
 from .texts.player import (
     action_label,
     closed_text,
     deal_text,
-    hand_lines,
     past_text,
-    reminder_text,
     round_end_text,
-    timed_out_text,
     turn_text,
 )
-from .texts.words import glossary_lines, reader_language, reader_zone, seat_infos, terms_in, when_text
+from .texts.words import glossary_lines, reader_language, seat_infos, terms_in
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +75,7 @@ class Presenter:
         self.service = service
         self.bot_username = bot_username
         self.clock = clock  # the time deadlines are told from ("in 2 min")
+        self.teller = Teller(outbox, clock, bot_username)
         # Work that waits for Telegram's answer (a new message's id, to record it) runs beside the update
         # that caused it: a handler that waited would hold its chat's next tap behind another chat's pace.
         self._waiting: set[asyncio.Task[None]] = set()
@@ -118,12 +108,15 @@ class Presenter:
         else:
             await self._show_play(outcome, tapped)
         for notice in outcome.notices:
-            self._tell(table, notice)
+            self.teller.tell(table, notice)
 
-    def settings_panel(self, group: Group, text: str, markup: InlineKeyboardMarkup) -> None:
-        """A new /settings panel at the bottom of the group: the live one from now on; the one before it loses
-        its buttons, so that no two panels contradict each other."""
-        sent = self.outbox.send(group.id, text, markup, silent=True)
+    def settings_panel(
+        self, group: Group, text: str, markup: InlineKeyboardMarkup, thread_id: int = 0
+    ) -> None:
+        """A new /settings panel at the bottom of the group (of the topic it was asked in): the live one from
+        now on; the one before it loses its buttons, so that no two panels contradict each other."""
+        extra = {"message_thread_id": thread_id} if thread_id else {}
+        sent = self.outbox.send(group.id, text, markup, silent=True, **extra)
 
         async def posted() -> None:
             message_id = await sent
@@ -145,6 +138,8 @@ class Presenter:
         """The table's one group message, edited in place; posted anew at the bottom on ``repost`` (the old
         copy deleted, or, past Telegram's 48 hours, told that the table moved). A repost still on its way is
         waited for, so that the edit goes to the new message."""
+        if not table.group.reachable:
+            return  # the bot cannot write there: the table holds, and is posted anew when it is back
         group_id = table.group_id
         mid = await self._table_message(table)
         if mid is not None and not repost:
@@ -153,7 +148,7 @@ class Presenter:
         if mid is not None:
             self.outbox.delete(group_id, mid, instead=t(table.group.language, "⬇ The table moved below."))
         # A new table (the lobby) rings the group, an invitation to sit down; the same table posted anew does not.
-        sent = self.outbox.send(group_id, text, markup, silent=mid is not None)
+        sent = self.teller.to_group(table, text, markup, silent=mid is not None)
 
         async def posted() -> int | None:
             message_id = await sent
@@ -276,7 +271,7 @@ class Presenter:
             markup = summary_keyboard(lang, table) if over else None
             if markup is None and table.group.pinning is False:
                 markup = back_to_table_keyboard(lang, table)
-            sent = self.outbox.send(table.group_id, text, markup, silent=True)
+            sent = self.teller.to_group(table, text, markup)
             if over:
                 self._beside(self._summary_posted(table, sent))
 
@@ -285,7 +280,7 @@ class Presenter:
         if seat.user_id is None or seat.hand_message_id is None:
             return False
         shown = self.outbox.will_show(seat.user_id, seat.hand_message_id)
-        return shown is not None and not _acts(shown[1])
+        return shown is not None and not acts(shown[1])
 
     def _to_prompt(self, outcome: Outcome) -> set[int]:
         """The seats that get a message asking them to act: the player to act during the play; before the first
@@ -317,7 +312,7 @@ class Presenter:
         lang = reader_language(table, seat.n)
         if seat.hand_message_id is not None:
             shown = self.outbox.shows(seat.user_id, seat.hand_message_id)
-            if (shown is not None and _acts(shown[1])) or (shown is None and fresh):
+            if (shown is not None and acts(shown[1])) or (shown is None and fresh):
                 self.outbox.drop_keyboard(seat.user_id, seat.hand_message_id)
         text, markup = self._turn(table, seat, lang, now or self.clock())
         await self._new_hand_message(
@@ -329,7 +324,7 @@ class Presenter:
         assert seat.user_id is not None
         message_id = seat.hand_message_id
         shown = self.outbox.shows(seat.user_id, message_id) if message_id is not None else None
-        if message_id is None or shown is None or not _acts(shown[1]):
+        if message_id is None or shown is None or not acts(shown[1]):
             return False
         self.outbox.edit(
             seat.user_id, message_id, *self._turn(table, seat, reader_language(table, seat.n), now)
@@ -411,133 +406,14 @@ class Presenter:
                 self.outbox.unpin(table.group_id, table.message_id)
         if table.summary_message_id is not None:
             self.outbox.drop_keyboard(table.group_id, table.summary_message_id)
-        self.outbox.send(table.group_id, final_text(lang, table), silent=True)
+        self.teller.to_group(table, final_text(lang, table))
         if table.match is None:
             return
         for seat in table.humans:
             # A question still open (his turn, 宣点 …) is answered by the table's end, in the message that asked.
-            self._instead_of_turn(table, seat, closed_text(reader_language(table, seat.n), table, seat.n))
-
-    # ------------------------------------------------------------------ notices
-
-    def _tell(self, table: Table, notice: Notice) -> None:
-        lang = table.group.language
-        names = seat_infos(table, lang)
-        seat = table.seat(notice.seat) if not isinstance(notice, Closed) else None
-        plang = reader_language(table, seat.n) if seat is not None else lang
-        if isinstance(notice, TimedOut):
-            if seat is None or seat.user_id is None:
-                return
-            told = f"[{table.title}] " + timed_out_text(plang, notice.action, autoplay=notice.autoplay)
-            if not notice.autoplay:
-                # The first time-out: his turn message says what the computer did, and that one more hands
-                # his seat over (no new message: he is not looking, and the next turn rings anyway).
-                if seat.hand_message_id is not None:
-                    self.outbox.edit(seat.user_id, seat.hand_message_id, told)
-                return
-            # His missed turn message says what happened instead of a deadline that has passed.
-            if seat.hand_message_id is not None:
-                self.outbox.edit(seat.user_id, seat.hand_message_id, told, cards_keyboard(plang, table))
-            else:
-                self.outbox.send(seat.user_id, told, cards_keyboard(plang, table), silent=True)
-        elif isinstance(notice, Reminder):
-            if seat is not None and seat.user_id is not None:
-                when = (
-                    when_text(plang, table.due, self.clock(), reader_zone(table, seat.n))
-                    if table.due
-                    else None
-                )
-                self.outbox.send(seat.user_id, f"[{table.title}] " + reminder_text(plang, when))
-        elif isinstance(notice, Nudged):
-            if seat is not None and seat.user_id is not None:
-                by = names[notice.by].name if notice.by in names else "?"
-                self.outbox.send(
-                    seat.user_id,
-                    f"[{table.title}] "
-                    + t(plang, "👋 {name} asks you to play (催一下): your turn message is above.", name=by),
-                )
-        elif isinstance(notice, WentAutoplay):
-            name = names[notice.seat].name if notice.seat in names else "?"
-            if notice.left and seat is not None and seat.user_id is not None:
-                self.outbox.send(
-                    table.group_id,
-                    t(
-                        lang,
-                        "{name} left the match: the computer plays the seat (托管) for the rest of this round; from the next round the seat is a computer's, unless {name} sends me /back before the next deal.",
-                        name=name,
-                    ),
-                    silent=True,
-                )
-                text = f"[{table.title}] " + t(
-                    plang,
-                    "You left the match: the computer plays your seat for the rest of this round, and from the next round the seat is a computer's. Send /back before the next deal to keep it.",
-                )
-                self._instead_of_turn(table, seat, text)
-            elif notice.blocked:
-                self.outbox.send(
-                    table.group_id,
-                    t(
-                        lang,
-                        "{name} cannot get private messages from me (blocked, or never started me): the computer plays the seat (托管). {name}: open @{bot} and send /start to play again.",
-                        name=name,
-                        bot=self.bot_username or "",
-                    ),
-                )
-        elif isinstance(notice, SeatFreed):
-            self.outbox.send(
-                table.group_id,
-                t(
-                    lang,
-                    "{name} did not come back: a computer plays seat {n} from this round.",
-                    name=notice.name,
-                    n=notice.seat + 1,
-                ),
-                silent=True,
+            self.teller.instead_of_turn(
+                table, seat, closed_text(reader_language(table, seat.n), table, seat.n)
             )
-            self.outbox.send(
-                notice.user_id,
-                f"[{table.title}] "
-                + t(
-                    normalise(notice.language),
-                    "Round {n} is dealt without you: a computer plays your seat now. Join the next table with /join.",
-                    n=table.round_no,
-                ),
-                silent=True,
-            )
-        elif isinstance(notice, CameBack):
-            # Back from 托管: one message, his hand now (his turn, when it is his, is his turn message).
-            if seat is not None and seat.user_id is not None and table.match is not None:
-                if table.to_act is None or table.to_act.n != seat.n:
-                    lines = [
-                        f"[{table.title}] " + t(plang, "Welcome back: you play your own cards again."),
-                        *hand_lines(plang, table, seat.n),
-                    ]
-                    self.outbox.send(
-                        seat.user_id, "\n".join(lines), cards_keyboard(plang, table), silent=True
-                    )
-        elif isinstance(notice, Closed):
-            pass  # the final standings are the closed table's own message
-
-    def _instead_of_turn(self, table: Table, seat: Seat, text: str) -> None:
-        """Tell him ``text`` in his turn message if it still asks something of him (its moment has passed),
-        else in a new silent message."""
-        assert seat.user_id is not None
-        plang = reader_language(table, seat.n)
-        markup = cards_keyboard(plang, table) if table.status != CLOSED else None
-        shown = self.outbox.shows(seat.user_id, seat.hand_message_id) if seat.hand_message_id else None
-        if seat.hand_message_id is not None and (shown is None or _acts(shown[1])):
-            self.outbox.edit(seat.user_id, seat.hand_message_id, text, markup)
-        else:
-            self.outbox.send(seat.user_id, text, markup, silent=True)
-
-
-def _acts(keyboard: str) -> bool:
-    """Whether a keyboard the outbox put in a message (as JSON) holds buttons that move (a turn's), not only
-    the one that shows his cards."""
-    if not keyboard:
-        return False
-    rows = json.loads(keyboard).get("inline_keyboard", [])
-    return any(codec.moves(b.get("callback_data", "")) for row in rows for b in row)
 
 
 def _player_mover(outcome: Outcome) -> Seat | None:

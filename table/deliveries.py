@@ -11,12 +11,13 @@ from datetime import datetime
 from storage.records import ChatLimits
 
 from . import reads
+from .clock import Clock
 from .context import Context
 from .errors import NothingToDo
 from .load import group_of
 from .lobby import Lobby
 from .model import TIME_ZONES, Group, Marks, Table
-from .outcome import Outcome, WentAutoplay
+from .outcome import Held, Outcome, Resumed, WentAutoplay
 from .ports import UnitOfWork
 from .stretch import advance
 
@@ -24,9 +25,10 @@ KNOWN_USERS_MAX = 100_000
 
 
 class Deliveries:
-    def __init__(self, ctx: Context, lobby: Lobby) -> None:
+    def __init__(self, ctx: Context, lobby: Lobby, clock: Clock) -> None:
         self.ctx = ctx
         self.lobby = lobby
+        self.clock = clock
         # The name and language last written for each user: nearly every update repeats them, and a unit
         # of work to find that out was one of the few per tap. Losing it costs one write per user.
         self._known_users: dict[int, tuple[str, str | None]] = {}
@@ -129,6 +131,41 @@ class Deliveries:
             await uow.chats.blocked(user_id, False)
             await uow.commit()
         return await self.lobby.back(user_id)
+
+    async def group_reach(self, group_id: int, reachable: bool) -> list[Outcome]:
+        """The bot was removed from the group, or may no longer write there (or is back, or may again): its
+        tables hold where they are (nothing moves, no deadline runs, nothing goes to the group) until it is
+        back, when they go on, their deadlines counted from then. What each open table should show."""
+        ctx = self.ctx
+        async with ctx.uow() as uow:
+            await uow.groups.ensure(group_id)
+            known = group_of(await uow.groups.get(group_id), group_id)
+            if known.reachable == reachable:
+                return []
+            await uow.groups.update_settings(group_id, reachable=reachable)
+            await uow.commit()
+        outcomes = []
+        for found in await self.tables_in(group_id):
+            if not reachable:
+                async with ctx.turn(found.id), ctx.uow() as uow:
+                    await uow.deadlines.drop_outdated(found.id, found.version + 1)  # none runs meanwhile
+                    await uow.commit()
+                outcomes.append(Outcome(table=await ctx.load(found.id), notices=(Held(),)))
+            elif found.playing:
+                resumed = await self.clock.resume(found.id)
+                # The turn he was asked has a new deadline: a new message says so (and rings).
+                outcomes.append(
+                    replace(resumed, notices=(*resumed.notices, Resumed()), repost=True, rearmed=True)
+                )
+            else:
+                outcomes.append(Outcome(table=await ctx.load(found.id), notices=(Resumed(),), repost=True))
+        return outcomes
+
+    async def tables_in(self, group_id: int) -> list[Table]:
+        """The group's open tables, in all its topics."""
+        async with self.ctx.uow() as uow:
+            ids = [t.id for t in await uow.tables.all_open() if t.group_id == group_id]
+        return [await self.ctx.load(table_id) for table_id in ids]
 
     async def chat_paused(self, chat_id: int, until: datetime) -> None:
         """Telegram asked for a pause in this chat (a 429): kept, so that the next process honours it too."""

@@ -84,3 +84,7 @@ class NotAllowed(TableError):
 
 class NothingToDo(TableError):
     """The request was understood but changes nothing (already on 托管, already back …)."""
+
+
+class TableHeld(TableError):
+    """The bot is out of the table's group, or may not write there: the table holds until it is back."""

@@ -33,14 +33,30 @@ class Lobby:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    async def open(self, group_id: int, user_id: int | None) -> Outcome:
-        """Open the group's table (a lobby) with the group's house rules."""
+    async def open(
+        self,
+        group_id: int,
+        user_id: int | None,
+        *,
+        thread_id: int = 0,
+        topic: str | None = None,
+        bot_id: int = 0,
+    ) -> Outcome:
+        """Open a table (a lobby) in the group's topic (0: no topic, or General) with the group's house rules,
+        hosted by ``bot_id``: one open table per topic."""
         ctx = self.ctx
         try:
             async with ctx.uow() as uow:
                 await uow.groups.ensure(group_id)
                 group = group_of(await uow.groups.get(group_id), group_id)
-                record = await uow.tables.add(group_id, group.rules.to_dict(), created_by=user_id)
+                record = await uow.tables.add(
+                    group_id,
+                    group.rules.to_dict(),
+                    created_by=user_id,
+                    thread_id=thread_id,
+                    topic=topic,
+                    bot_id=bot_id,
+                )
                 await uow.commit()
         except StoredTableAlreadyOpen:
             raise TableAlreadyOpen(group_id) from None

@@ -81,7 +81,17 @@ class Closed:
     by: int | None
 
 
-Notice = TimedOut | Reminder | WentAutoplay | SeatFreed | CameBack | Nudged | Closed
+@dataclass(frozen=True, slots=True)
+class Held:
+    """The bot is out of the table's group, or may not write there: the table holds where it is."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resumed:
+    """The bot may write in the group again: the table goes on where it was."""
+
+
+Notice = TimedOut | Reminder | WentAutoplay | SeatFreed | CameBack | Nudged | Closed | Held | Resumed
 
 # What the group's message shows: the lobby, or the table of a match.
 LOBBY_VIEW, TABLE_VIEW = "lobby", "table"

@@ -19,6 +19,7 @@ from .errors import (
     NotYourTurn,
     RoundInProgress,
     StaleVersion,
+    TableHeld,
 )
 from .load import read_table
 from .model import Marks, Table
@@ -63,6 +64,8 @@ class Play:
             match = table.match
             if not table.playing or match is None or match.current_player is None:
                 raise NoRoundInPlay(table_id)
+            if not table.group.reachable:
+                raise TableHeld(table_id)
             if seat.n not in match.asked:
                 raise NotYourTurn(seat.n, match.current_player)
             reason = match.illegal_reason(action, seat.n)

@@ -68,8 +68,8 @@ def automatic(table: Table, match: Match, late: Collection[int] = ()) -> tuple[i
     """The next seat that moves without anyone tapping, and how: played by the computer (a computer seat, a
     seat on 托管, a ``late`` player whose time ran out: before the first lead every such seat asked answers at
     once), or passed (R4.3: 要不起); None when the table waits only on players (or on nobody)."""
-    if not table.playing:
-        return None
+    if not table.playing or not table.group.reachable:
+        return None  # a group the bot cannot write in holds its tables: nothing moves, nothing is told
     for n in match.asked:
         seat = table.seat(n)
         if seat is None or not seat.plays_himself or n in late:
@@ -82,7 +82,7 @@ def automatic(table: Table, match: Match, late: Collection[int] = ()) -> tuple[i
 def waits_on(table: Table, match: Match | None) -> list[Seat]:
     """The players the table waits on: the one to act, or before the first lead each asked player who plays
     himself."""
-    if match is None or not table.playing:
+    if match is None or not table.playing or not table.group.reachable:
         return []
     seats = (table.seat(n) for n in match.asked)
     return [s for s in seats if s is not None and s.plays_himself]

@@ -15,9 +15,9 @@ from .load import group_of, read_table
 from .model import Group, Table
 
 
-async def table_in_group(ctx: Context, group_id: int) -> Table | None:
+async def table_in_group(ctx: Context, group_id: int, thread_id: int = 0) -> Table | None:
     async with ctx.uow() as uow:
-        record = await uow.tables.open_in_group(group_id)
+        record = await uow.tables.open_in_group(group_id, thread_id)
         if record is None:
             return None
         return await read_table(uow, record.id, ctx.matches)
@@ -40,9 +40,15 @@ class Reads:
         """The table as stored (its match the caller's own), with the turn's deadline when asked."""
         return await self.ctx.load(table_id, with_due=with_due)
 
-    async def table_in_group(self, group_id: int) -> Table | None:
-        """The group's open table."""
-        return await table_in_group(self.ctx, group_id)
+    async def table_in_group(self, group_id: int, thread_id: int = 0) -> Table | None:
+        """The open table of the group's topic (0: a group without topics, or its General topic)."""
+        return await table_in_group(self.ctx, group_id, thread_id)
+
+    async def tables_in_group(self, group_id: int) -> list[Table]:
+        """Every open table of the group, in any of its topics."""
+        async with self.ctx.uow() as uow:
+            found = [t for t in await uow.tables.all_open() if t.group_id == group_id]
+            return [await read_table(uow, t.id, self.ctx.matches) for t in found]
 
     async def tables_of(self, user_id: int, *, with_due: bool = False) -> list[Table]:
         """The open tables where the user sits, with their turns' deadlines when asked."""

@@ -45,6 +45,6 @@ class TableService:
         self.lobby = Lobby(self.context)
         self.play = Play(self.context)
         self.clock = Clock(self.context)
-        self.deliveries = Deliveries(self.context, self.lobby)
+        self.deliveries = Deliveries(self.context, self.lobby, self.clock)
         self.settings = Settings(self.context)
         self.reads = Reads(self.context)

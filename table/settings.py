@@ -41,27 +41,35 @@ class Settings:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    async def may_change(self, group_id: int, user_id: int | None, *, is_admin: bool = False) -> bool:
-        """A group admin, or the creator of the group's open table."""
+    async def may_change(
+        self, group_id: int, user_id: int | None, *, is_admin: bool = False, thread_id: int = 0
+    ) -> bool:
+        """A group admin, or the creator of the open table of the topic he writes in."""
         if is_admin:
             return True
-        table = await reads.table_in_group(self.ctx, group_id)
+        table = await reads.table_in_group(self.ctx, group_id, thread_id)
         return table is not None and user_id is not None and table.created_by == user_id
 
     async def change(
-        self, group_id: int, user_id: int | None, change: SettingChange, *, is_admin: bool = False
+        self,
+        group_id: int,
+        user_id: int | None,
+        change: SettingChange,
+        *,
+        is_admin: bool = False,
+        thread_id: int = 0,
     ) -> tuple[Group, Outcome | None, Applies]:
         """The group's settings changed, and its open table with them as far as it takes them now; the group,
         the open table after, and from when the change holds."""
         ctx = self.ctx
-        if not await self.may_change(group_id, user_id, is_admin=is_admin):
+        if not await self.may_change(group_id, user_id, is_admin=is_admin, thread_id=thread_id):
             raise NotAllowed(group_id)
         async with ctx.uow() as uow:
             await uow.groups.ensure(group_id)
             group = group_of(await uow.groups.get(group_id), group_id)
             changes = _setting(group, change, ctx.languages)
             await uow.groups.update_settings(group_id, **changes)
-            table = await uow.tables.open_in_group(group_id)
+            table = await uow.tables.open_in_group(group_id, thread_id)
             if table is not None and table.status == LOBBY and "house_rules" in changes:
                 await uow.tables.save(table.id, table.version, rules=changes["house_rules"])
             if table is not None and "computer_level" in changes:

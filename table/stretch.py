@@ -195,7 +195,10 @@ async def _automatic(
         return seat, policy.PASS_ACTION, "computer"
     actor: Actor = "computer"
     if seat in late:
-        late.discard(seat)  # once: his next turn waits for him again
+        # Every question he let run out (革命 and then 宣点) is answered; in the play only the turn that ran
+        # out: his next waits for him again.
+        if match.step == "play":
+            late.discard(seat)
         actor = "timeout"
     return seat, await computer_move(ctx, table, match, seat, salt), actor
 

@@ -7,7 +7,14 @@ done once, before them (:mod:`bot.handlers.context`); what a use case refuses is
 from __future__ import annotations
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
-from telegram.ext import CallbackQueryHandler, CommandHandler, MessageHandler, TypeHandler, filters
+from telegram.ext import (
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    CommandHandler,
+    MessageHandler,
+    TypeHandler,
+    filters,
+)
 
 from ..i18n import LANGUAGES, t
 from .buttons import on_callback
@@ -27,6 +34,7 @@ from .group import (
     cmd_table,
     on_migrated,
 )
+from .membership import on_bot_membership, on_membership
 from .private import cmd_back, cmd_hand, cmd_start, cmd_zone, on_private_text
 from .settings import cmd_settings
 
@@ -82,6 +90,8 @@ def register(app: GoujiApplication) -> None:
     )
     app.add_handler(MessageHandler(private & filters.TEXT & ~filters.COMMAND, on_private_text))
     app.add_handler(CallbackQueryHandler(on_callback))
+    app.add_handler(ChatMemberHandler(on_bot_membership, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(ChatMemberHandler(on_membership, ChatMemberHandler.CHAT_MEMBER))
     app.add_error_handler(on_error)
 
 

@@ -234,14 +234,13 @@ async def on_lobby(update: Update, context: CustomContext, table: Table, button:
             return
         if button.what == "stop":
             await query.answer()
-            desk.outbox.send(
-                table.group_id,
+            desk.presenter.teller.to_group(
+                table,
                 t(
                     lang,
                     "Stop the match and close the table for everyone? The final standings will be posted.",
                 ),
                 stop_keyboard(lang, table),
-                silent=True,
             )
             return
         if button.what == "stopok":
@@ -278,7 +277,7 @@ async def on_lobby(update: Update, context: CustomContext, table: Table, button:
             await query.answer(text, show_alert=True)
         else:  # the deep link must be a button: a message in the group
             await query.answer()
-            desk.outbox.send(table.group_id, text, markup, silent=True)
+            desk.presenter.teller.to_group(table, text, markup)
         return
     action = {"leave": leave, "bots": add_computers, "begin": begin}[button.what]
     refused = await action(context, update, table)

@@ -45,12 +45,42 @@ async def reply(
     who asked is looking, and in a group the others need not be rung for it."""
     chat = update.effective_chat
     if chat is not None:
-        context.desk.outbox.send(chat.id, text, markup, silent=True)
+        thread = thread_of(update)
+        extra = {"message_thread_id": thread} if thread else {}
+        context.desk.outbox.send(chat.id, text, markup, silent=True, **extra)
+
+
+def thread_of(update: Update) -> int:
+    """The forum topic the update came from (0: a group without topics, its General topic, a private chat)."""
+    message = update.effective_message
+    if message is None or not message.is_topic_message or message.message_thread_id is None:
+        return 0
+    return message.message_thread_id
+
+
+def topic_of(update: Update) -> str | None:
+    """The name of that topic, as Telegram tells it with every message in it (the topic's first message)."""
+    message = update.effective_message
+    replied = message.reply_to_message if message is not None and message.is_topic_message else None
+    created = replied.forum_topic_created if replied is not None else None
+    return created.name if created is not None else None
+
+
+# Telegram's stand-in for a group admin who posts as the group (anonymous admin).
+ANONYMOUS_ADMIN = 1087968824
+
+
+def anonymous_admin(update: Update) -> bool:
+    """A message the group itself sent: an admin of it posting anonymously."""
+    message, chat = update.effective_message, update.effective_chat
+    return bool(message and chat and message.sender_chat and message.sender_chat.id == chat.id)
 
 
 async def is_admin(update: Update, context: CustomContext) -> bool:
     """A group admin or owner (Telegram's word; asked only when it matters)."""
     user, chat = update.effective_user, update.effective_chat
+    if anonymous_admin(update):
+        return True  # what an admin may do, he may do anonymously
     if user is None or chat is None:
         return False
     try:

@@ -19,7 +19,7 @@ from ..i18n import t
 from ..keyboards import stop_keyboard
 from ..texts.answers import help_text, rules_text, stats_text
 from ..texts.words import seat_infos
-from .common import Handler, in_private, is_admin, reply, this_group
+from .common import Handler, anonymous_admin, in_private, is_admin, reply, this_group, thread_of, topic_of
 from .context import CustomContext
 from .refusals import refusal
 
@@ -59,7 +59,10 @@ async def cmd_new(update: Update, context: CustomContext) -> None:
     user = update.effective_user
     assert user is not None
     try:
-        outcome = await context.desk.service.lobby.open(group.id, user.id)
+        # In a forum the table lives in the topic it was opened in (one open table per topic).
+        outcome = await context.desk.service.lobby.open(
+            group.id, user.id, thread_id=thread_of(update), topic=topic_of(update)
+        )
     except TableError as e:
         await reply(context, update, refusal(group.language, e, "open"))
         return
@@ -76,7 +79,7 @@ def with_open_table(command: TableCommand) -> Handler:
     @functools.wraps(command)
     async def handler(update: Update, context: CustomContext) -> None:
         group = await this_group(context, update)
-        table = await context.desk.service.reads.table_in_group(group.id)
+        table = await context.desk.service.reads.table_in_group(group.id, thread_of(update))
         if table is None:
             await reply(context, update, t(group.language, "No table is open: /new opens one."))
             return
@@ -104,6 +107,12 @@ async def seat_user(
     user = update.effective_user
     assert user is not None
     service = context.desk.service
+    if anonymous_admin(update):
+        # Posted as the group: there is nobody to deal cards to.
+        return t(
+            context.language,
+            "Post as yourself, not as the group, to sit down: your cards come to you in private.",
+        ), None
     try:
         table, n = await service.lobby.free_seat(table_id, user.id, seat)
     except TableNotFound as e:
@@ -244,7 +253,7 @@ async def cmd_rules(update: Update, context: CustomContext) -> None:
         await reply(context, update, text)
         return
     group = await this_group(context, update)
-    table = await service.reads.table_in_group(group.id)
+    table = await service.reads.table_in_group(group.id, thread_of(update))
     rules = Rules.from_dict(table.rules) if table is not None else group.rules
     await reply(context, update, rules_text(group.language, rules))
 

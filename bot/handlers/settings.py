@@ -10,7 +10,7 @@ from .. import codec
 from ..i18n import t
 from ..keyboards import settings_keyboard
 from ..texts.answers import saved_text, settings_text
-from .common import is_admin, reply, this_group
+from .common import is_admin, reply, this_group, thread_of
 from .context import CustomContext
 from .group import in_the_group
 from .refusals import refusal
@@ -21,9 +21,10 @@ async def cmd_settings(update: Update, context: CustomContext) -> None:
     group = await this_group(context, update)
     user = update.effective_user
     service = context.desk.service
-    allowed = await service.settings.may_change(group.id, user.id if user else None) or await is_admin(
-        update, context
-    )
+    thread = thread_of(update)
+    allowed = await service.settings.may_change(
+        group.id, user.id if user else None, thread_id=thread
+    ) or await is_admin(update, context)
     if not allowed:
         await reply(
             context,
@@ -31,8 +32,10 @@ async def cmd_settings(update: Update, context: CustomContext) -> None:
             t(group.language, "Only the table's creator or a group admin can change the settings."),
         )
         return
-    table = await service.reads.table_in_group(group.id)
-    context.desk.presenter.settings_panel(group, settings_text(group, table), settings_keyboard(group))
+    table = await service.reads.table_in_group(group.id, thread)
+    context.desk.presenter.settings_panel(
+        group, settings_text(group, table), settings_keyboard(group), thread
+    )
 
 
 async def on_setting(update: Update, context: CustomContext, button: codec.Setting) -> None:
@@ -43,14 +46,19 @@ async def on_setting(update: Update, context: CustomContext, button: codec.Setti
     user_id = user.id if user else None
     desk = context.desk
     settings = desk.service.settings
+    thread = thread_of(update)
     try:
         try:
-            group, outcome, applies = await settings.change(group.id, user_id, button.change)
+            group, outcome, applies = await settings.change(
+                group.id, user_id, button.change, thread_id=thread
+            )
         except NotAllowed:
             # Telegram is asked whether he is an admin only when it matters.
             if not await is_admin(update, context):
                 raise
-            group, outcome, applies = await settings.change(group.id, user_id, button.change, is_admin=True)
+            group, outcome, applies = await settings.change(
+                group.id, user_id, button.change, is_admin=True, thread_id=thread
+            )
     except NotAllowed as e:
         await query.answer(refusal(group.language, e, "settings"), show_alert=True)
         return
