@@ -42,6 +42,7 @@ STRONG = "strong"
 # come two computer moves on average and four in a go round the table, so a human waits about 1 s for them,
 # 2 s in a go round.
 TARGET_WAIT_MS = 500.0
+STRETCH_MS = 600.0  # the computers' thought a player may wait for between two turns of his table
 LOG_EVERY_S = 60.0  # the budgets actually used are logged (INFO) at most this often, not per decision
 
 
@@ -185,7 +186,9 @@ class Computers:
             self._waiting + 1, self.workers, self.options.budget_ms, self.floor_ms, self.target_wait_ms
         )
 
-    async def __call__(self, level: int, view: SeatView, legal: list[Action], seed: int) -> Action:
+    async def __call__(
+        self, level: int, view: SeatView, legal: list[Action], seed: int, *, spent: float = 0.0
+    ) -> Action:
         if level_name(level) != STRONG:
             return await decide_here(level, view, legal, seed)
         if len(legal) == 1:
@@ -194,7 +197,10 @@ class Computers:
             self.stats.forced += 1
             self._window.forced += 1
             return legal[0]
-        budget = self.budget_ms()
+        # The player waits for every computer of the stretch: past STRETCH_MS of thought, each one left
+        # thinks at the floor (benches.load, 20 tables of two humans: a move until the next human's turn p99
+        # 2.5 s with up to a dozen decisions at 200 ms between two humans).
+        budget = min(self.budget_ms(), max(self.floor_ms, STRETCH_MS - 1000 * spent))
         options = dataclasses.replace(self.options, budget_ms=budget)
         asked = self._clock()
         self._waiting += 1

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Unpack
+from typing import Protocol, Unpack
 
 from engine import Action
 from engine.ai import make_player
@@ -27,12 +27,20 @@ from .load import MatchCache, read_table
 from .model import Table
 from .ports import UnitOfWork, UnitOfWorkFactory
 
-# How a computer decides: (level, the seat's view, the legal actions, a seed) -> its action. The default
-# decides in this thread; the bot hands the strong level to a process pool (bot/app.py).
-Decider = Callable[[int, SeatView, list[Action], int], Awaitable[Action]]
+
+class Decider(Protocol):
+    """How a computer decides: (level, the seat's view, the legal actions, a seed) -> its action; ``spent``:
+    the seconds the computers have already thought in this stretch (the player waits for all of it). The
+    default decides in this thread; the bot hands the strong level to a process pool (bot/app.py)."""
+
+    def __call__(
+        self, level: int, view: SeatView, legal: list[Action], seed: int, *, spent: float = 0.0
+    ) -> Awaitable[Action]: ...
 
 
-async def decide_here(level: int, view: SeatView, legal: list[Action], seed: int) -> Action:
+async def decide_here(
+    level: int, view: SeatView, legal: list[Action], seed: int, *, spent: float = 0.0
+) -> Action:
     return make_player(policy.level_name(level)).choose(view, legal, random.Random(seed))
 
 

@@ -76,11 +76,13 @@ class Reads:
         return None if user is None else user.stats
 
     async def hint(self, table_id: int, user_id: int, version: int) -> Action:
-        """What the computer would play in his place (the Hint button), at the table's level."""
+        """What the computer would play in his place (the Hint button), at the table's level but never by a
+        search: a hint answers the tap at once (benches.load, strong computers: hints waited p50 183 ms for the
+        pool, and were most of the taps answered after 100 ms)."""
         table = await self.ctx.load(table_id)
         seat = table.seat_of(user_id)
         if seat is None:
             raise NotSeated(table_id)
         if table.version != version or table.match is None or seat.n not in table.match.asked:
             raise StaleVersion(table_id, version, table.version)
-        return await stretch.computer_move(self.ctx, table, table.match, seat.n, 0)
+        return await stretch.computer_move(self.ctx, table, table.match, seat.n, 0, quick=True)

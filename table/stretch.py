@@ -28,15 +28,19 @@ from .story import marks_after
 MAX_AUTOMATIC = 2000  # a whole round of computer moves stays far below this
 
 
-async def computer_move(ctx: Context, table: Table, match: Match, seat: int, salt: int) -> Action:
+async def computer_move(
+    ctx: Context, table: Table, match: Match, seat: int, salt: int, *, quick: bool = False, spent: float = 0.0
+) -> Action:
     """The computer's move for ``seat`` (the seat to act, or before the first lead any asked seat), decided
-    from that seat's view alone."""
+    from that seat's view alone; ``quick``: without a search (the normal level at most); ``spent``: seconds
+    the computers already thought in this stretch."""
     legal = match.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
-    action = await ctx.decide(
-        policy.level_of(table, table.seat(seat)), match.view(seat), legal, policy.seed_of(table, salt)
-    )
+    level = policy.level_of(table, table.seat(seat))
+    if quick:
+        level = min(level, policy.DEFAULT_LEVEL)
+    action = await ctx.decide(level, match.view(seat), legal, policy.seed_of(table, salt), spent=spent)
     return action if action in legal or match.is_legal(action, seat) else legal[0]
 
 
@@ -74,6 +78,7 @@ async def advance(
     moves: list[Move] = []
     asked_before = frozenset() if dealt else _questions(match)
     waiting = set(late)
+    began = ctx.clock()
     nxt: tuple[int, Action, Actor] | None = first
     if nxt is None:
         nxt = await _automatic(ctx, table, match, 0, waiting)
@@ -86,7 +91,8 @@ async def advance(
         moves.append(Move(mover, action, actor, events))
         if alone and (found := policy.automatic(table, match, waiting)) is not None and found[1] != "pass":
             break  # a computer's decision: the clock's follow-on makes it
-        nxt = await _automatic(ctx, table, match, len(moves), waiting)
+        spent = (ctx.clock() - began).total_seconds()
+        nxt = await _automatic(ctx, table, match, len(moves), waiting, spent)
 
     entries = [*((None, word) for word in logged), *((m.seat, str(m.action)) for m in moves)]
     seq = table.last_seq + len(entries)
@@ -185,7 +191,7 @@ async def advance(
 
 
 async def _automatic(
-    ctx: Context, table: Table, match: Match, salt: int, late: set[int]
+    ctx: Context, table: Table, match: Match, salt: int, late: set[int], spent: float = 0.0
 ) -> tuple[int, Action, Actor] | None:
     found = policy.automatic(table, match, late)
     if found is None:
@@ -200,7 +206,7 @@ async def _automatic(
         if match.step == "play":
             late.discard(seat)
         actor = "timeout"
-    return seat, await computer_move(ctx, table, match, seat, salt), actor
+    return seat, await computer_move(ctx, table, match, seat, salt, spent=spent), actor
 
 
 def _questions(match: Match) -> frozenset[tuple[int, int, int, str]]:
