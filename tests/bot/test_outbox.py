@@ -310,6 +310,49 @@ async def test_all_chats_together_get_at_most_thirty_calls_a_second(
     assert times[29] == 0.0 and times[30] == pytest.approx(TOTAL_PERIOD)
 
 
+async def test_past_the_overall_limit_players_come_before_the_groups_tables_which_still_get_a_share(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    """At the token's limit a player's turn message waits for no group's table: 20 groups' tables are queued
+    before 40 players' messages, and the players' messages still go out first, every fourth slot a table."""
+    tables = {group: await sent(outbox, clock, group, "table v1") for group in range(-2_000, -2_020, -1)}
+    await clock.advance(61.0)  # the groups' minutes start afresh
+    bot.forget()
+    start = clock.time()
+    for group, table in tables.items():
+        outbox.edit(group, table, "table v2")
+    players = range(1_000, 1_040)
+    for user in players:
+        outbox.send(user, "your turn")
+    await clock.run()
+    first_second = [c for c in bot.calls if c.at - start < 1.0]  # type: ignore[operator]
+    assert len(first_second) == 30
+    assert sum(c.chat_id > 0 for c in first_second) >= 22  # three in four slots at least
+    assert sum(c.chat_id < 0 for c in first_second) >= 7  # never starved: a quarter of the slots
+    last_player = max(c.at - start for c in bot.calls if c.chat_id > 0)  # type: ignore[operator]
+    assert last_player < TOTAL_PERIOD + 1.0  # first come, first served had the players wait behind the tables
+    assert len([c for c in bot.calls if c.chat_id < 0]) == 20  # and every table got its edit
+
+
+async def test_an_edit_that_waited_for_its_slot_goes_out_with_the_edit_that_came_meanwhile(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    """A group's table held back at the limit is edited again while it waits: one call shows the latest."""
+    table = await sent(outbox, clock, GROUP, "table v1")
+    await clock.advance(61.0)
+    bot.forget()
+    for user in range(1_000, 1_030):  # the second's thirty messages used up by players
+        outbox.send(user, "your turn")
+    await clock.settle()
+    outbox.edit(GROUP, table, "table v2")
+    await clock.settle()  # the group's worker takes v2 and waits for a slot
+    assert clock.sleeping and [c.chat_id for c in bot.calls if c.chat_id < 0] == []
+    outbox.edit(GROUP, table, "table v3")
+    await clock.run()
+    assert [c.text for c in bot.to(GROUP)] == ["table v3"]
+    assert bot.shows(GROUP, table).text == "table v3"  # type: ignore[union-attr]
+
+
 async def test_a_retry_window_learned_by_an_earlier_process_is_kept(
     bot: RecordingBot, clock: FakeClock
 ) -> None:
@@ -342,3 +385,49 @@ async def test_an_edit_waiting_for_its_chats_pace_is_what_a_later_drop_builds_on
     shown = bot.shows(ANN, turn)
     assert shown is not None and shown.text == "you 77 · 12 cards left"
     assert not shown.buttons
+
+
+async def test_a_movers_line_taking_his_chats_last_slot_waits_for_the_turn_handed_back_and_goes_as_it(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    """Two composer redraws used two of his three messages in 3 s; his move's line would take the last, and
+    his turn, handed straight back by the computers 0.4 s later, would wait for the window (2.8 s more). The
+    line lingers instead, and the turn goes out in its place at once."""
+    turn = await sent(outbox, clock, ANN, "your turn", keyboard("a:1:1:x"))
+    await clock.advance(4.0)
+    bot.forget()
+    outbox.edit(ANN, turn, "your turn · K selected", keyboard("a:1:1:K"))
+    outbox.edit(ANN, turn, "your turn · KK selected", keyboard("a:1:1:KK"))
+    await clock.settle()
+    await clock.advance(0.5)
+    outbox.edit(ANN, turn, "your turn · KKK selected", keyboard("a:1:1:KKK"))
+    await clock.advance(0.5)
+    assert len(bot.to(ANN)) == 2  # two redraws (K and KK, tapped at once, went as one)
+    start = clock.time()
+    outbox.edit(ANN, turn, "you KKK · 33 cards left", keyboard("c:1:0:"), linger=1.0)
+    await clock.advance(0.4)
+    assert len(bot.to(ANN)) == 2  # the line lingers
+    outbox.edit(ANN, turn, "your turn again", keyboard("a:1:2:x"))
+    await clock.run()
+    calls = bot.to(ANN)[2:]
+    assert [c.text for c in calls] == ["your turn again"]
+    assert calls[0].at - start == pytest.approx(0.4, abs=0.06)  # type: ignore[operator]
+
+
+async def test_a_lingering_line_goes_out_by_itself_when_nothing_follows_and_at_once_when_the_window_is_free(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    turn = await sent(outbox, clock, ANN, "your turn", keyboard("a:1:1:x"))
+    outbox.edit(ANN, turn, "your turn · K selected", keyboard("a:1:1:K"))
+    await clock.settle()
+    start = clock.time()
+    outbox.edit(ANN, turn, "you K · 35 cards left", None, linger=1.0)
+    await clock.run()
+    line = bot.to(ANN)[-1]
+    assert line.text == "you K · 35 cards left"
+    assert line.at - start == pytest.approx(1.0, abs=0.06)  # type: ignore[operator]
+    await clock.advance(4.0)  # his window is empty again
+    start = clock.time()
+    outbox.edit(ANN, turn, "you K · 35 cards left · the trick is yours", None, linger=1.0)
+    await clock.run()
+    assert bot.to(ANN)[-1].at == start
