@@ -85,6 +85,10 @@ class Presenter:
         # that caused it: a handler that waited would hold its chat's next tap behind another chat's pace.
         self._waiting: set[asyncio.Task[None]] = set()
         self._reposts: dict[int, asyncio.Task[int | None]] = {}  # table -> its new group message, on its way
+        # The newest version of each table its group message was drawn from: two updates handled at once may be
+        # shown in the other order (a /settings tap's lobby, read before a 加电脑 committed, drawn after it), and
+        # the older drawing must not replace the newer (its buttons then out of date for good: benches.load).
+        self._drawn: dict[int, int] = {}
 
     def _beside(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -145,6 +149,9 @@ class Presenter:
         waited for, so that the edit goes to the new message."""
         if not table.group.reachable:
             return  # the bot cannot write there: the table holds, and is posted anew when it is back
+        if table.version < self._drawn.get(table.id, table.version):
+            return
+        self._drawn[table.id] = table.version
         group_id = table.group_id
         mid = await self._table_message(table)
         if mid is not None and not repost:
@@ -407,6 +414,7 @@ class Presenter:
     async def _show_closed(self, outcome: Outcome) -> None:
         table = outcome.table
         lang = table.group.language
+        self._drawn.pop(table.id, None)
         if table.message_id is not None:
             self.outbox.drop_keyboard(table.group_id, table.message_id)
             if table.group.pinning and table.match is not None:

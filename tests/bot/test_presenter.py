@@ -81,6 +81,24 @@ async def test_a_join_edits_the_lobby_in_place_and_two_joins_at_once_cost_one_ed
     assert edit.method == "editMessageText" and "2. Bob" in str(edit.text) and "3. Cai" in str(edit.text)
 
 
+async def test_a_lobby_read_before_a_later_change_and_shown_after_it_does_not_replace_it(
+    stage: Stage,
+) -> None:
+    """A /settings tap's lobby (read before a join committed) shown after the join's: the group keeps the join
+    and its buttons of the newer version; the older drawing had made every later lobby tap out of date."""
+    opened = await stage.open(ANN)
+    await stage.show(opened)
+    lobby = stage.bot.calls[0].message_id
+    before = await stage.join(opened.table.id, ANN, 0)
+    after = await stage.join(opened.table.id, BOB, 1)
+    await stage.show(after)
+    await stage.show(before)
+    shown = stage.bot.shows(GROUP, lobby)
+    assert shown is not None and "2. Bob" in shown.text
+    versions = {codec.decode(d).version for d in shown.buttons}  # type: ignore[union-attr]
+    assert versions == {after.table.version}
+
+
 # ----------------------------------------------------------------------------- the deal
 
 
