@@ -90,6 +90,21 @@ class _Repository:
 _PREBUILT: dict[tuple[str, Hashable], Any] = {}
 
 
+def _hosted_open(bot_id: int) -> Any:
+    """The open tables of one bot (a fleet's bots share the database; each shows and moves its own)."""
+    return and_(tables_t.c.status != "closed", tables_t.c.bot_id == bot_id)
+
+
+def _of_host(bot_id: int) -> Any:
+    """Deadlines of the tables one bot hosts. A correlated EXISTS, not a join: PostgreSQL's FOR UPDATE
+    then locks the deadline rows only, never the table row a move is saving."""
+    return (
+        select(tables_t.c.id)
+        .where(tables_t.c.id == deadlines_t.c.table_id, tables_t.c.bot_id == bot_id)
+        .exists()
+    )
+
+
 def _stats(row: Any) -> Stats:
     places = (row.place_1, row.place_2, row.place_3, row.place_4, row.place_5, row.place_6)  # 头科 first
     return Stats(rounds_played=row.rounds_played, points=row.points, places=places, team_wins=row.team_wins)
@@ -402,25 +417,35 @@ class TableRepository(_Repository):
         ).first()
         return None if row is None else _table(row)
 
-    async def all_open(self) -> list[TableRecord]:
-        """Every table still open: what the bot re-renders and re-arms at start-up."""
+    async def all_open(self, bot_id: int = 0) -> list[TableRecord]:
+        """Every table the bot hosts that is still open: what it re-renders and re-arms at start-up."""
         rows = await self.connection.execute(
-            select(tables_t).where(tables_t.c.status != "closed").order_by(tables_t.c.id)
+            select(tables_t).where(_hosted_open(bot_id)).order_by(tables_t.c.id)
         )
         return [_table(row) for row in rows]
 
-    async def waiting_without_deadline(self) -> list[int]:
-        """Tables in play that have no deadline armed for their current version: what the sweep looks at
-        (the table layer decides whether they wait on somebody)."""
+    async def waiting_without_deadline(self, bot_id: int = 0) -> list[int]:
+        """Tables the bot hosts in play that have no deadline armed for their current version: what its sweep
+        looks at (the table layer decides whether they wait on somebody)."""
         armed = (
             select(deadlines_t.c.id)
             .where(deadlines_t.c.table_id == tables_t.c.id, deadlines_t.c.version == tables_t.c.version)
             .exists()
         )
         rows = await self.connection.execute(
-            select(tables_t.c.id).where(tables_t.c.status == "playing", ~armed).order_by(tables_t.c.id)
+            select(tables_t.c.id)
+            .where(_hosted_open(bot_id), tables_t.c.status == "playing", ~armed)
+            .order_by(tables_t.c.id)
         )
         return list(rows.scalars())
+
+    async def adopt(self, bot_id: int) -> int:
+        """The tables opened before bots were told apart (bot 0, migration 0005) are ``bot_id``'s from now on;
+        how many there were."""
+        result = await self.connection.execute(
+            update(tables_t).where(tables_t.c.bot_id == 0).values(bot_id=bot_id)
+        )
+        return int(result.rowcount)
 
     async def all(self) -> list[TableRecord]:
         rows = await self.connection.execute(select(tables_t).order_by(tables_t.c.id))
@@ -519,12 +544,13 @@ class SeatRepository(_Repository):
         rows = await self.connection.execute(_SEATS, {"table_id": table_id})
         return [_seat(row) for row in rows]
 
-    async def tables_of_user(self, user_id: int) -> list[int]:
-        """Open tables where the user sits (a player may play in several groups at once)."""
+    async def tables_of_user(self, user_id: int, bot_id: int = 0) -> list[int]:
+        """Open tables of the bot where the user sits (a player may play in several groups at once, and at
+        other bots' tables, which are theirs to show him)."""
         rows = await self.connection.execute(
             select(seats_t.c.table_id)
             .join(tables_t, tables_t.c.id == seats_t.c.table_id)
-            .where(seats_t.c.user_id == user_id, tables_t.c.status != "closed")
+            .where(seats_t.c.user_id == user_id, _hosted_open(bot_id))
             .order_by(seats_t.c.table_id)
         )
         return list(rows.scalars())
@@ -725,10 +751,11 @@ class DeadlineRepository(_Repository):
         if others:
             await self.drop_outdated(table_id, version)
 
-    async def pending(self) -> list[DeadlineRecord]:
-        """All deadlines not yet done, soonest first: what the scheduler re-arms at start-up."""
+    async def pending(self, bot_id: int = 0) -> list[DeadlineRecord]:
+        """The deadlines of the bot's tables not yet done, soonest first: what its scheduler re-arms at
+        start-up."""
         rows = await self.connection.execute(
-            select(deadlines_t).order_by(deadlines_t.c.due_at, deadlines_t.c.id)
+            select(deadlines_t).where(_of_host(bot_id)).order_by(deadlines_t.c.due_at, deadlines_t.c.id)
         )
         return [_deadline(row) for row in rows]
 
@@ -797,15 +824,17 @@ class DeadlineRepository(_Repository):
         self,
         worker: str,
         *,
+        bot_id: int = 0,
         now: datetime | None = None,
         limit: int = 100,
         lease: timedelta = timedelta(minutes=5),
     ) -> list[DeadlineRecord]:
-        """Claim up to `limit` deadlines that are due; concurrent workers never get the same one."""
+        """Claim up to `limit` due deadlines of the tables ``bot_id`` hosts (what a deadline does is said with
+        its bot's token); concurrent workers never get the same one."""
         now = now or utcnow()
         due = (
             select(deadlines_t.c.id)
-            .where(deadlines_t.c.due_at <= now, self._claimable(now, lease))
+            .where(deadlines_t.c.due_at <= now, self._claimable(now, lease), _of_host(bot_id))
             .order_by(deadlines_t.c.due_at, deadlines_t.c.id)
             .limit(limit)
         )
@@ -872,6 +901,20 @@ class UpdateRepository(_Repository):
             )
         ).first()
         return row is not None
+
+    async def adopt(self, bot_id: int) -> int:
+        """The ids recorded before bots were told apart (bot 0) are ``bot_id``'s: an update delivered again
+        after the upgrade is still known. An id it has recorded itself since is left as it is."""
+        mine = updates_t.alias("mine")
+        known = (
+            select(mine.c.update_id)
+            .where(mine.c.bot_id == bot_id, mine.c.update_id == updates_t.c.update_id)
+            .exists()
+        )
+        result = await self.connection.execute(
+            update(updates_t).where(updates_t.c.bot_id == 0, ~known).values(bot_id=bot_id)
+        )
+        return int(result.rowcount)
 
     async def forget_before(self, moment: datetime) -> int:
         """Drop old ids: Telegram stops redelivering an update after 24 hours."""

@@ -162,9 +162,9 @@ class Deliveries:
         return outcomes
 
     async def tables_in(self, group_id: int) -> list[Table]:
-        """The group's open tables, in all its topics."""
+        """The group's open tables this bot hosts, in all its topics."""
         async with self.ctx.uow() as uow:
-            ids = [t.id for t in await uow.tables.all_open() if t.group_id == group_id]
+            ids = [t.id for t in await uow.tables.all_open(self.ctx.bot_id) if t.group_id == group_id]
         return [await self.ctx.load(table_id) for table_id in ids]
 
     async def chat_paused(self, chat_id: int, until: datetime) -> None:

@@ -55,7 +55,7 @@ class Play:
                 table = await read_table(uow, table_id, ctx.matches)
                 seat = table.seat_of(user_id)
                 if version is not None and version != table.version and seat is not None:
-                    if update_id is not None and await uow.updates.seen(update_id):
+                    if update_id is not None and await uow.updates.seen(update_id, ctx.bot_id):
                         raise AlreadyProcessed(update_id)
                     if not _still_asked(table, seat.n, action):
                         raise StaleVersion(table_id, version, table.version)
