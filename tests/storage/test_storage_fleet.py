@@ -48,9 +48,7 @@ async def test_each_bot_claims_the_deadlines_of_its_own_tables(db: Database) -> 
 
     later = T0 + timedelta(days=1)
     # Both bots' workers claim at the same moment: each gets its own tables' deadlines, all of them.
-    by_a, by_b = await asyncio.gather(
-        _claim(db, "a:1", BOT_A, later), _claim(db, "b:1", BOT_B, later)
-    )
+    by_a, by_b = await asyncio.gather(_claim(db, "a:1", BOT_A, later), _claim(db, "b:1", BOT_B, later))
     assert {d.table_id for d in by_a} == set(a_tables) and len(by_a) == len(pending_a)
     assert {d.table_id for d in by_b} == set(b_tables) and len(by_b) == len(pending_b)
     assert await _claim(db, "b:2", BOT_B, later) == [], "claimed once"
