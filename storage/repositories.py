@@ -9,7 +9,7 @@ from collections.abc import Callable, Hashable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Unpack
 
-from sqlalchemy import Table, and_, bindparam, delete, func, or_, select, update
+from sqlalchemy import Table, and_, bindparam, delete, func, literal_column, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -92,7 +92,9 @@ _PREBUILT: dict[tuple[str, Hashable], Any] = {}
 
 def _hosted_open(bot_id: int) -> Any:
     """The open tables of one bot (a fleet's bots share the database; each shows and moves its own)."""
-    return and_(tables_t.c.status != "closed", tables_t.c.bot_id == bot_id)
+    # Spelt as the partial index ix_tables_open_bot's condition, a literal and not a parameter: SQLite uses a
+    # partial index only for a query whose WHERE holds its condition as written.
+    return and_(tables_t.c.status != literal_column("'closed'"), tables_t.c.bot_id == bot_id)
 
 
 def _of_host(bot_id: int) -> Any:
@@ -136,7 +138,8 @@ def _group(row: Any) -> GroupRecord:
         computer_level=row.computer_level,
         settings_message_id=row.settings_message_id,
         pinning=None if row.pinning is None else bool(row.pinning),
-        reachable=bool(row.reachable),
+        # Only a table's scene reads it (for the bot that hosts the table): a group alone is no bot's.
+        reachable=bool(getattr(row, "reachable", True)),
     )
 
 
@@ -321,11 +324,13 @@ class _Unprefixed:
 _TABLE_HEAD = [c for c in tables_t.c if c.name != "state"]
 _TABLE = select(tables_t).where(tables_t.c.id == bindparam("table_id"))
 _TABLE_WITHOUT_STATE = select(*_TABLE_HEAD).where(tables_t.c.id == bindparam("table_id"))
-# A table, its group, its seats and their players in one statement: what the bot reads before each move.
+# A table, its group (and whether the table's bot may write there), its seats and their players in one
+# statement: what the bot reads before each move.
 _SCENE = (
     select(
         *_TABLE_HEAD,
         *_prefixed(groups_t, "g_"),
+        chat_limits_t.c.blocked_at.is_(None).label("g_reachable"),
         *_prefixed(seats_t, "s_"),
         users_t.c.id.label("u_id"),
         users_t.c.name.label("u_name"),
@@ -334,6 +339,10 @@ _SCENE = (
     )
     .select_from(
         tables_t.outerjoin(groups_t, groups_t.c.id == tables_t.c.group_id)
+        .outerjoin(
+            chat_limits_t,
+            and_(chat_limits_t.c.bot_id == tables_t.c.bot_id, chat_limits_t.c.chat_id == tables_t.c.group_id),
+        )
         .outerjoin(seats_t, seats_t.c.table_id == tables_t.c.id)
         .outerjoin(users_t, users_t.c.id == seats_t.c.user_id)
     )
@@ -854,8 +863,10 @@ class DeadlineRepository(_Repository):
 
 
 class ChatLimitRepository(_Repository):
-    async def read(self) -> ChatLimits:
-        rows = await self.connection.execute(select(chat_limits_t))
+    """What Telegram said to one bot about each chat (each bot of a fleet hears its own)."""
+
+    async def read(self, bot_id: int = 0) -> ChatLimits:
+        rows = await self.connection.execute(select(chat_limits_t).where(chat_limits_t.c.bot_id == bot_id))
         retry, blocked = {}, set()
         for row in rows:
             if row.retry_until is not None:
@@ -864,17 +875,44 @@ class ChatLimitRepository(_Repository):
                 blocked.add(row.chat_id)
         return ChatLimits(retry, frozenset(blocked))
 
-    async def _set(self, chat_id: int, **values: Any) -> None:
-        stmt = self._insert(chat_limits_t).values(chat_id=chat_id, **values)
+    async def _set(self, bot_id: int, chat_id: int, **values: Any) -> None:
+        stmt = self._insert(chat_limits_t).values(bot_id=bot_id, chat_id=chat_id, **values)
         await self.connection.execute(
-            stmt.on_conflict_do_update(index_elements=[chat_limits_t.c.chat_id], set_=values)
+            stmt.on_conflict_do_update(
+                index_elements=[chat_limits_t.c.bot_id, chat_limits_t.c.chat_id], set_=values
+            )
         )
 
-    async def retry_until(self, chat_id: int, until: datetime) -> None:
-        await self._set(chat_id, retry_until=until)
+    async def retry_until(self, chat_id: int, until: datetime, bot_id: int = 0) -> None:
+        await self._set(bot_id, chat_id, retry_until=until)
 
-    async def blocked(self, chat_id: int, blocked: bool) -> None:
-        await self._set(chat_id, blocked_at=utcnow() if blocked else None)
+    async def blocked(self, chat_id: int, blocked: bool, bot_id: int = 0) -> None:
+        await self._set(bot_id, chat_id, blocked_at=utcnow() if blocked else None)
+
+    async def is_blocked(self, chat_id: int, bot_id: int = 0) -> bool:
+        """Whether the chat refuses the bot (a group: the bot is out of it, or may not write there)."""
+        row = (
+            await self.connection.execute(
+                select(chat_limits_t.c.blocked_at).where(
+                    chat_limits_t.c.bot_id == bot_id, chat_limits_t.c.chat_id == chat_id
+                )
+            )
+        ).first()
+        return row is not None and row.blocked_at is not None
+
+    async def adopt(self, bot_id: int) -> int:
+        """What Telegram said before bots were told apart (bot 0) was said to ``bot_id``; a chat it has heard
+        of itself since keeps what it heard."""
+        mine = chat_limits_t.alias("mine")
+        known = (
+            select(mine.c.chat_id)
+            .where(mine.c.bot_id == bot_id, mine.c.chat_id == chat_limits_t.c.chat_id)
+            .exists()
+        )
+        result = await self.connection.execute(
+            update(chat_limits_t).where(chat_limits_t.c.bot_id == 0, ~known).values(bot_id=bot_id)
+        )
+        return int(result.rowcount)
 
 
 class UpdateRepository(_Repository):

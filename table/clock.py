@@ -194,16 +194,17 @@ class Clock:
             return [t.id for t in await uow.tables.all_open(self.ctx.bot_id)]
 
     async def adopt(self) -> int:
-        """The tables opened before bots were told apart (and the update ids recorded then) become this bot's:
-        a bot that ran alone before carries its tables on after the upgrade. The first bot to start takes
-        them all: a fleet made of a bot that ran alone starts that bot first (README, Capacity). How many
-        tables it took."""
+        """The tables opened before bots were told apart (and the update ids recorded then, and what Telegram
+        said of each chat) become this bot's: a bot that ran alone before carries its tables on after the
+        upgrade. The first bot to start takes them all: a fleet made of a bot that ran alone starts that bot
+        first (README, Capacity). How many tables it took."""
         ctx = self.ctx
         if ctx.bot_id == 0:
             return 0
         async with ctx.uow() as uow:
             taken = await uow.tables.adopt(ctx.bot_id)
             await uow.updates.adopt(ctx.bot_id)
+            await uow.chats.adopt(ctx.bot_id)
             await uow.commit()
         if taken:
             log.warning("%s table(s) opened before bots were told apart are bot %s's now", taken, ctx.bot_id)

@@ -8,11 +8,19 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
 import pytest
+from alembic import command
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
 from storage_helpers import Database
 from table_helpers import begin, seated_table
 
+from storage import make_engine, uow_factory, upgrade_to_head
+from storage.migrate import alembic_config
 from storage.records import DeadlineRecord
 from table import TableAlreadyOpen, TableService
 
@@ -115,3 +123,76 @@ async def test_the_first_bot_to_start_takes_what_was_stored_before_bots_were_tol
         assert [t.id for t in await u.tables.all_open(BOT_A)] == [legacy]
         assert await u.updates.seen(41, BOT_A) and await u.updates.seen(42, BOT_A)
         assert {d.table_id for d in await u.deadlines.pending(BOT_A)} == {legacy}
+
+
+async def test_a_group_held_before_the_upgrade_is_held_for_the_bot_that_takes_its_tables(
+    empty_db: tuple[str, dict[str, Any], Path | None],
+) -> None:
+    url, kwargs, _ = empty_db
+    engine = make_engine(url, **kwargs)
+    try:
+        await _migrate(engine, "0005")
+        async with engine.begin() as connection:
+            for statement in (
+                "INSERT INTO groups (id, language, reachable) VALUES (-7001, 'en', false), (-7002, 'en', true)",
+                "INSERT INTO tables (group_id, kind, status, rules, version, round_no, last_seq)"
+                " VALUES (-7001, 'match', 'lobby', '{}', 0, 0, 0), (-7002, 'match', 'lobby', '{}', 0, 0, 0)",
+                "INSERT INTO chat_limits (chat_id, blocked_at) VALUES (4242, CURRENT_TIMESTAMP)",
+            ):
+                await connection.execute(text(statement))
+        await upgrade_to_head(engine)
+
+        first, second = (
+            TableService(uow_factory(engine), bot_id=BOT_A),
+            TableService(uow_factory(engine), bot_id=BOT_B),
+        )
+        assert await first.clock.adopt() == 2, (
+            "the upgrade kept every table (SQLite's copy of groups would not)"
+        )
+        held, free = [await first.reads.load(t) for t in await first.clock.open_tables()]
+        assert (held.group.id, held.group.reachable) == (-7001, False), "its tables still hold"
+        assert (free.group.id, free.group.reachable) == (-7002, True)
+        assert (await first.deliveries.chat_limits()).blocked == {-7001, 4242}
+        # The bot that did not take them was told nothing: it may write to the group and to the user.
+        assert (await second.deliveries.chat_limits()).blocked == frozenset()
+        # The other bot removed from the group, then added back: the first bot's tables do not notice.
+        assert await second.deliveries.group_reach(-7002, False) == []  # no table of its own there
+        assert (await first.reads.load(free.id)).group.reachable
+        assert await second.deliveries.group_reach(-7002, True) == []
+    finally:
+        await engine.dispose()
+
+
+async def test_the_fleet_schema_goes_back_and_forth(
+    empty_db: tuple[str, dict[str, Any], Path | None],
+) -> None:
+    url, kwargs, _ = empty_db
+    engine = make_engine(url, **kwargs)
+    try:
+        await upgrade_to_head(engine)
+        bot = TableService(uow_factory(engine), bot_id=BOT_A)
+        await bot.deliveries.see_group(-7101, "g")
+        table = (await bot.lobby.open(-7101, None)).table
+        await bot.deliveries.group_reach(-7101, False)
+        await _migrate(engine, "0005", down=True)
+        async with engine.connect() as connection:
+            held = (
+                await connection.execute(text("SELECT reachable FROM groups WHERE id = -7101"))
+            ).scalar_one()
+            kept = (await connection.execute(text("SELECT count(*) FROM tables"))).scalar_one()
+        assert (bool(held), kept) == (False, 1), "held as before bots were told apart, nothing lost"
+        await upgrade_to_head(engine)
+        await bot.clock.adopt()  # as its next start does: what was said before bots were told apart is its
+        assert not (await bot.reads.load(table.id)).group.reachable
+    finally:
+        await engine.dispose()
+
+
+async def _migrate(engine: AsyncEngine, revision: str, *, down: bool = False) -> None:
+    def run(connection: Connection) -> None:
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        (command.downgrade if down else command.upgrade)(config, revision)
+
+    async with engine.begin() as connection:
+        await connection.run_sync(run)

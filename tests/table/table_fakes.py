@@ -54,8 +54,8 @@ class _Data:
     actions: list[LoggedAction] = field(default_factory=list)
     deadlines: dict[int, DeadlineRecord] = field(default_factory=dict)
     updates: set[tuple[int, int]] = field(default_factory=set)  # (bot, update id)
-    retry_until: dict[int, datetime] = field(default_factory=dict)
-    blocked: set[int] = field(default_factory=set)
+    retry_until: dict[tuple[int, int], datetime] = field(default_factory=dict)  # (bot, chat)
+    blocked: set[tuple[int, int]] = field(default_factory=set)  # (bot, chat)
 
 
 class FakeStore:
@@ -185,7 +185,11 @@ class FakeTables(_Repo):
             for s in seats
             if s.user_id is not None and (u := self.d.users.get(s.user_id)) is not None
         }
-        return TableScene(_record(row, with_state=False), self.d.groups.get(row["group_id"]), seats, users)
+        group = self.d.groups.get(row["group_id"])
+        if group is not None:
+            # Whether the table's bot may write in its group, as storage joins it from chat_limits.
+            group = replace(group, reachable=(row["bot_id"], row["group_id"]) not in self.d.blocked)
+        return TableScene(_record(row, with_state=False), group, seats, users)
 
     async def get(self, table_id: int, *, with_state: bool = True) -> TableRecord | None:
         row = self.d.tables.get(table_id)
@@ -441,17 +445,32 @@ class FakeDeadlines(_Repo):
 
 
 class FakeChats(_Repo):
-    async def read(self) -> ChatLimits:
-        return ChatLimits(dict(self.d.retry_until), frozenset(self.d.blocked))
+    async def read(self, bot_id: int = 0) -> ChatLimits:
+        retry = {chat: until for (bot, chat), until in self.d.retry_until.items() if bot == bot_id}
+        return ChatLimits(retry, frozenset(chat for bot, chat in self.d.blocked if bot == bot_id))
 
-    async def retry_until(self, chat_id: int, until: datetime) -> None:
-        self.d.retry_until[chat_id] = until
+    async def retry_until(self, chat_id: int, until: datetime, bot_id: int = 0) -> None:
+        self.d.retry_until[(bot_id, chat_id)] = until
 
-    async def blocked(self, chat_id: int, blocked: bool) -> None:
+    async def blocked(self, chat_id: int, blocked: bool, bot_id: int = 0) -> None:
         if blocked:
-            self.d.blocked.add(chat_id)
+            self.d.blocked.add((bot_id, chat_id))
         else:
-            self.d.blocked.discard(chat_id)
+            self.d.blocked.discard((bot_id, chat_id))
+
+    async def is_blocked(self, chat_id: int, bot_id: int = 0) -> bool:
+        return (bot_id, chat_id) in self.d.blocked
+
+    async def adopt(self, bot_id: int) -> int:
+        known = {chat for bot, chat in (*self.d.blocked, *self.d.retry_until) if bot == bot_id}
+        legacy = {chat for bot, chat in (*self.d.blocked, *self.d.retry_until) if bot == 0} - known
+        for chat in legacy:
+            if (0, chat) in self.d.blocked:
+                self.d.blocked.discard((0, chat))
+                self.d.blocked.add((bot_id, chat))
+            if (0, chat) in self.d.retry_until:
+                self.d.retry_until[(bot_id, chat)] = self.d.retry_until.pop((0, chat))
+        return len(legacy)
 
 
 class FakeUpdates(_Repo):

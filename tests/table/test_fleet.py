@@ -159,3 +159,24 @@ async def test_the_first_bot_to_start_takes_the_tables_opened_before_bots_were_t
     assert await bot_b.clock.adopt() == 0, "taken once"
     assert await bot_a.clock.open_tables() == [legacy.id]
     assert await bot_b.clock.open_tables() == []
+
+
+async def test_what_telegram_says_to_one_bot_holds_for_that_bot_only(
+    bot_a: TableService, bot_b: TableService, clock: Clock
+) -> None:
+    await bot_a.deliveries.see_group(GROUP_A, "both bots here")
+    a_table = (await bot_a.lobby.open(GROUP_A, 101, thread_id=7)).table
+    b_table = (await bot_b.lobby.open(GROUP_A, 102, thread_id=8)).table
+
+    # Bot B removed from the group: its table there holds; bot A's, in the next topic, goes on.
+    (held,) = await bot_b.deliveries.group_reach(GROUP_A, False)
+    assert held.table.id == b_table.id and not held.table.group.reachable
+    assert (await bot_a.reads.load(a_table.id)).group.reachable
+    assert await bot_a.deliveries.group_reach(GROUP_A, True) == [], "bot A was never out"
+
+    # A player blocked bot A, and Telegram asked bot A for a pause in the group: not said to bot B.
+    await bot_a.deliveries.blocked(101)
+    await bot_a.deliveries.chat_paused(GROUP_A, clock.now)
+    limits_a, limits_b = await bot_a.deliveries.chat_limits(), await bot_b.deliveries.chat_limits()
+    assert limits_a.blocked == {101} and set(limits_a.retry_until) == {GROUP_A}
+    assert limits_b.blocked == {GROUP_A} and limits_b.retry_until == {}
