@@ -73,7 +73,7 @@ class Context:
     async def load(self, table_id: int, *, with_due: bool = False) -> Table:
         """The table as stored (its match the caller's own), with the turn's deadline when asked."""
         async with self.uow() as uow:
-            table = await read_table(uow, table_id, self.matches)
+            table = await read_table(uow, table_id, self.matches, host=self.bot_id)
             if with_due:
                 table = replace(table, due=await turn_due(uow, table))
         return table

@@ -72,7 +72,7 @@ class Lobby:
     async def join(self, table_id: int, user_id: int, seat: int | None = None) -> Outcome:
         ctx = self.ctx
         async with ctx.turn(table_id), ctx.uow() as uow:
-            table = await read_table(uow, table_id, ctx.matches)
+            table = await read_table(uow, table_id, ctx.matches, host=ctx.bot_id)
             n = _seat_to_take(table, user_id, seat)
             await ctx.save(uow, table)
             await uow.seats.put(table_id, n, user_id=user_id)
@@ -83,7 +83,7 @@ class Lobby:
         """Computer players in the empty seats of the lobby, at the group's level; only for a seated player."""
         ctx = self.ctx
         async with ctx.turn(table_id), ctx.uow() as uow:
-            table = await read_table(uow, table_id, ctx.matches)
+            table = await read_table(uow, table_id, ctx.matches, host=ctx.bot_id)
             if table.status != LOBBY:
                 raise NotInLobby(table_id)
             if user_id is not None and table.seat_of(user_id) is None:
@@ -179,7 +179,7 @@ class Lobby:
         """Close the table (its record and log stay); a seated player, its creator or an admin may."""
         ctx = self.ctx
         async with ctx.turn(table_id), ctx.uow() as uow:
-            table = await read_table(uow, table_id, ctx.matches)
+            table = await read_table(uow, table_id, ctx.matches, host=ctx.bot_id)
             if table.status == CLOSED:
                 raise TableNotFound(table_id)
             allowed = is_admin or user_id is None or user_id == table.created_by or table.seat_of(user_id)

@@ -21,13 +21,13 @@ async def table_in_group(ctx: Context, group_id: int, thread_id: int = 0) -> Tab
         record = await uow.tables.open_in_group(group_id, thread_id)
         if record is None or record.bot_id != ctx.bot_id:
             return None
-        return await read_table(uow, record.id, ctx.matches)
+        return await read_table(uow, record.id, ctx.matches, host=ctx.bot_id)
 
 
 async def tables_of(ctx: Context, user_id: int, *, with_due: bool = False) -> list[Table]:
     async with ctx.uow() as uow:
         ids = await uow.seats.tables_of_user(user_id, ctx.bot_id)
-        tables = [await read_table(uow, table_id, ctx.matches) for table_id in ids]
+        tables = [await read_table(uow, table_id, ctx.matches, host=ctx.bot_id) for table_id in ids]
         if with_due:
             tables = [replace(table, due=await turn_due(uow, table)) for table in tables]
         return tables
@@ -57,7 +57,7 @@ class Reads:
         """Every open table this bot hosts in the group, in any of its topics."""
         async with self.ctx.uow() as uow:
             found = [t for t in await uow.tables.all_open(self.ctx.bot_id) if t.group_id == group_id]
-            return [await read_table(uow, t.id, self.ctx.matches) for t in found]
+            return [await read_table(uow, t.id, self.ctx.matches, host=self.ctx.bot_id) for t in found]
 
     async def tables_of(self, user_id: int, *, with_due: bool = False) -> list[Table]:
         """The open tables of this bot where the user sits, with their turns' deadlines when asked."""

@@ -9,7 +9,7 @@ import pytest
 from table_fakes import Clock, FakeStore
 from table_helpers import SIX, begin, past_the_questions, seated_table, user_to_act
 
-from table import AlreadyProcessed, SettingChange, Table, TableAlreadyOpen, TableService
+from table import AlreadyProcessed, SettingChange, Table, TableAlreadyOpen, TableNotFound, TableService
 from table.policy import TIMEOUT
 
 pytestmark = pytest.mark.unit
@@ -180,3 +180,22 @@ async def test_what_telegram_says_to_one_bot_holds_for_that_bot_only(
     limits_a, limits_b = await bot_a.deliveries.chat_limits(), await bot_b.deliveries.chat_limits()
     assert limits_a.blocked == {101} and set(limits_a.retry_until) == {GROUP_A}
     assert limits_b.blocked == {GROUP_A} and limits_b.retry_until == {}
+
+
+async def test_a_table_named_to_another_bot_is_no_table_for_it(
+    bot_a: TableService, bot_b: TableService
+) -> None:
+    """A forged tap or a crafted /start link may name any table id: only the bot that hosts it acts on it."""
+    table = await _first_lead(bot_a, GROUP_A, SIX)
+    assert table.match is not None
+    action = table.match.legal_actions()[0]
+    for attempt in (
+        bot_b.play.act(table.id, user_to_act(table), action, version=table.version),
+        bot_b.lobby.join(table.id, 201),
+        bot_b.lobby.stop(table.id, None, is_admin=True),
+        bot_b.clock.resume(table.id),
+        bot_b.reads.load(table.id),
+    ):
+        with pytest.raises(TableNotFound):
+            await attempt
+    assert (await bot_a.reads.load(table.id)).version == table.version, "nothing written"
