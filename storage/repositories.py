@@ -98,8 +98,8 @@ def _hosted_open(bot_id: int) -> Any:
 
 
 def _of_host(bot_id: int) -> Any:
-    """Deadlines of the tables one bot hosts. A correlated EXISTS, not a join: PostgreSQL's FOR UPDATE
-    then locks the deadline rows only, never the table row a move is saving."""
+    """Deadlines of the tables one bot hosts: a correlated EXISTS, one statement with the claim, the table
+    looked up by its key for each due deadline."""
     return (
         select(tables_t.c.id)
         .where(tables_t.c.id == deadlines_t.c.table_id, tables_t.c.bot_id == bot_id)
@@ -848,8 +848,9 @@ class DeadlineRepository(_Repository):
             .limit(limit)
         )
         if self.dialect == "postgresql":
-            # Rows another worker is claiming are skipped instead of waited for.
-            due = due.with_for_update(skip_locked=True)
+            # Rows another worker is claiming are skipped instead of waited for; the deadline rows only are
+            # locked (OF), never the table rows the host's check reads, which moves are saving.
+            due = due.with_for_update(skip_locked=True, of=deadlines_t)
         elif (await self.connection.execute(due)).first() is None:
             return []  # nothing due: no write transaction, so no wait for SQLite's one writer
         # On SQLite the single writer serialises claims; the repeated condition keeps the UPDATE honest.
