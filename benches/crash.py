@@ -597,6 +597,13 @@ class Database:
         found = await self.rows("SELECT id FROM tables WHERE group_id = :g ORDER BY id DESC", g=group_id)
         return int(found[0][0]) if found else None
 
+    async def service(self, table_id: int) -> Any:
+        """The table layer as the bot that hosts the table has it (it reads no other bot's tables)."""
+        from table import TableService
+
+        (host,) = await self.rows("SELECT bot_id FROM tables WHERE id = :t", t=table_id)
+        return TableService(self.uow, bot_id=int(host[0]))
+
     async def claimed(self, table_id: int) -> bool:
         rows = await self.rows(
             "SELECT 1 FROM deadlines WHERE table_id = :t AND claimed_by IS NOT NULL", t=table_id
@@ -612,10 +619,9 @@ class Database:
         return bool(rows)
 
     async def snapshot(self, table_id: int, kill: int, mode: str) -> Snapshot:
-        from table import TableService
         from table.policy import automatic, deadlines
 
-        table = await TableService(self.uow).reads.load(table_id)
+        table = await (await self.service(table_id)).reads.load(table_id)
         seats = {
             int(r.seat): SeatRow(
                 int(r.seat),
@@ -958,7 +964,7 @@ async def check(done: Run, database_url: str) -> Report:
 async def _check(done: Run, db: Database) -> Report:
     from engine import Match, Rules
     from engine.match import parse_action
-    from table import NEXT_ROUND, TableService
+    from table import NEXT_ROUND
     from table.model import Marks
 
     emu, table_id = done.emu, done.table_id
@@ -974,7 +980,7 @@ async def _check(done: Run, db: Database) -> Report:
     if not done.ended:
         problem("the match did not end: it hung")
 
-    table = await TableService(db.uow).reads.load(table_id)
+    table = await (await db.service(table_id)).reads.load(table_id)
     async with db.uow() as uow:
         log = await uow.actions.of_table(table_id)
         rounds = await uow.rounds.of_table(table_id)

@@ -6,6 +6,7 @@ answer it, whether it keeps to Telegram's limits, and what that makes one bot to
     python -m benches.load --tables 100 --think 5 --seconds 60
     python -m benches.load --tables 1000 --think 15 --seconds 120
     python -m benches.load --tables 100 --think 5 --pg postgresql://postgres@127.0.0.1:5432/test
+    python -m benches.load --tables 200 --think 5 --tokens 2 --pg postgresql://postgres@127.0.0.1:5432/test
 
 **Set-up.** The bot (``build_application`` with ``Settings``' defaults: 20 messages a minute per group,
 30 a second in all; polling) runs in this process on a SQLite file in a temporary directory, or on a fresh
@@ -20,6 +21,11 @@ every table begun at once. The humans (:mod:`benches.players`, where their share
 plays, passes, typed plays, hints and stale taps are given and argued) act from their table's start; the
 measured ``--seconds`` begin ``--warmup`` seconds after the last table began (or after ``--setup-timeout``:
 a table the bot did not seat or begin by then is counted and printed, and the run goes on).
+
+**A fleet** (``--tokens K``): K bots on the one emulator, each with its own token and Telegram's limits
+enforced per token, served by this one process (as ``BOT_TOKEN=t1,t2`` serves them: an Application and an
+outbox per token, one database and one computers' pool) on one database; the tables are spread over the
+tokens in turn (table n is bot n mod K's). The messages are also printed per token.
 
 **Measured, from outside the bot** (nothing here reaches into the outbox or the rate limiter, which may
 change): every Bot API call, by wrapping ``do_request`` of the bot's request class (``bot/http.py``; every
@@ -197,42 +203,49 @@ async def _choose_level(
 
 
 class _Calls:
-    """The emulator's own count of the calls it answered, by method and outcome, read off its api_log."""
+    """The emulator's own count of the calls it answered (every bot's, a fleet's included), by method and
+    outcome, read off their api_logs."""
 
-    def __init__(self, emu: Any) -> None:
-        self.emu = emu
+    def __init__(self, *bots: Any) -> None:
+        self.bots = bots
         self.by: Counter[str] = Counter()
         self.violations: Counter[str] = Counter()
         self.dropped = 0
 
     def drain(self, counting: bool) -> None:
         """Count (when ``counting``) and drop the emulator's logs: they keep everything, and the run is long."""
-        emu = self.emu
-        if counting:
-            for entry in emu.api_log:
-                body = entry["response"]
-                if entry["method"] != "getUpdates":
-                    self.by[f"{entry['method']} {'ok' if body['ok'] else body['error_code']}"] += 1
-            for v in emu.flood.violations:
-                scope = (
-                    "all chats" if v.scope == "all chats" else "private chat" if v.chat_id > 0 else "group"
-                )
-                self.violations[
-                    f"{v.method} into a {scope}" if scope != "all chats" else f"{v.method} (all chats)"
-                ] += 1
-        self.dropped += len(emu.journal.events) + len(emu.api_log) + len(emu.updates.history)
-        emu.flood.violations.clear()
-        emu.journal.events.clear()
-        emu.api_log.clear()
-        emu.updates.history.clear()
-        for chat in emu.world.chats.values():
-            for msg in chat.messages.values():
-                if len(msg.history) > 2:
-                    self.dropped += len(msg.history) - 2
-                    del msg.history[1:-1]  # the first revision and the latest stay
-        queries = emu.world.callback_queries
-        for qid in [qid for qid, q in queries.items() if q.answered]:
-            del queries[qid]  # an unanswered one stays: the bot may still answer it
+        journal = self.bots[0].journal  # one for the whole emulated Telegram
+        self.dropped += len(journal.events)
+        journal.events.clear()
+        for emu in self.bots:
+            if counting:
+                for entry in emu.api_log:
+                    body = entry["response"]
+                    if entry["method"] != "getUpdates":
+                        self.by[f"{entry['method']} {'ok' if body['ok'] else body['error_code']}"] += 1
+                for v in emu.flood.violations:
+                    scope = (
+                        "all chats"
+                        if v.scope == "all chats"
+                        else "private chat"
+                        if v.chat_id > 0
+                        else "group"
+                    )
+                    self.violations[
+                        f"{v.method} into a {scope}" if scope != "all chats" else f"{v.method} (all chats)"
+                    ] += 1
+            self.dropped += len(emu.api_log) + len(emu.updates.history)
+            emu.flood.violations.clear()
+            emu.api_log.clear()
+            emu.updates.history.clear()
+            for chat in emu.world.chats.values():  # its private chats, and every group (trimmed once)
+                for msg in chat.messages.values():
+                    if len(msg.history) > 2:
+                        self.dropped += len(msg.history) - 2
+                        del msg.history[1:-1]  # the first revision and the latest stay
+            queries = emu.world.callback_queries
+            for qid in [qid for qid, q in queries.items() if q.answered]:
+                del queries[qid]  # an unanswered one stays: the bot may still answer it
 
 
 async def _emulator_process(args: argparse.Namespace) -> None:
@@ -252,11 +265,25 @@ async def _emulator_process(args: argparse.Namespace) -> None:
         print(f"  [players] {text}", file=sys.stderr, flush=True)
 
     emu = TelegramEmulator(flood_enabled=args.limits == "on", flood_limits=FloodLimits())
+    # A fleet: more bots on the same emulated Telegram, each with Telegram's limits for its own token.
+    bots = [emu] + [
+        emu.create_bot(
+            f"Gouji Bench {i + 1}",
+            username=f"gouji_bench_{i + 1}_bot",
+            flood_enabled=args.limits == "on",
+            flood_limits=FloodLimits(),
+        )
+        for i in range(1, args.tokens)
+    ]
     async with emu:
         crowd = Crowd(emu, args.think, args.seed)
-        calls = _Calls(emu)
+        calls = _Calls(*bots)
         say(
-            base_url=emu.api_base_url, token=emu.token, limits=vars(emu.flood.limits), flood=emu.flood.enabled
+            base_url=emu.api_base_url,
+            token=emu.token,
+            tokens=[b.token for b in bots],
+            limits=vars(emu.flood.limits),
+            flood=emu.flood.enabled,
         )
         await reader.readline()  # the bot is running
         measuring = False
@@ -273,16 +300,17 @@ async def _emulator_process(args: argparse.Namespace) -> None:
 
         failures: Counter[str] = Counter()
 
-        async def seat(n: int) -> tuple[Any, list[Any], Any] | None:
+        async def seat(n: int) -> tuple[Any, list[Any], Any, Any] | None:
             nonlocal done
+            bot = bots[n % len(bots)]  # the tables spread over the fleet's tokens in turn
             try:
                 async with gate:
-                    seated = await _seat_table(emu, n, args.humans, args.setup_timeout, args.level)
+                    seated = await _seat_table(bot, n, args.humans, args.setup_timeout, args.level)
             except (TimeoutError, RuntimeError) as e:  # an overloaded bot: counted, and the run goes on
                 failures[f"seating: {str(e)[:120]}"] += 1
                 return None
             done += 1
-            return seated
+            return (*seated, bot)
 
         async def report_progress(what: str) -> None:
             while True:
@@ -308,14 +336,17 @@ async def _emulator_process(args: argparse.Namespace) -> None:
         # before beginning the next would leave a bot that cannot keep up beginning tables for an hour
         # (today's bot, 1,000 tables: 700 begun after 50 minutes) while the begun ones play.
         starting = []
-        for group, people, go in seated:
-            crowd.start(crowd.seat(group.id, people))
+        for group, people, go, bot in seated:
+            crowd.start(crowd.seat(group.id, people, bot))
             starting.append(asyncio.ensure_future(begin(group, people, go)))
         if starting:
             await asyncio.wait(starting, timeout=args.setup_timeout)
         reporter.cancel()
         say(
-            tables=[{"group": g.id, "users": [u.id for u in people]} for g, people, _ in seated],
+            tables=[
+                {"group": g.id, "users": [u.id for u in people], "bot": bot.bot_id}
+                for g, people, _, bot in seated
+            ],
             seat_s=seat_s,
             begin_s=time.perf_counter() - began - seat_s,
             begun=done,
@@ -327,12 +358,12 @@ async def _emulator_process(args: argparse.Namespace) -> None:
             line = (await reader.readline()).decode().strip()
             if line == "measure":
                 calls.drain(False)
-                refused0 = Counter(emu.flood.refusals_by_limit)
+                refused0 = sum((Counter(b.flood.refusals_by_limit) for b in bots), Counter())
                 measuring = crowd.stats.measuring = True
             elif line == "stop":
                 calls.drain(True)
                 measuring = crowd.stats.measuring = False
-                refused = Counter(emu.flood.refusals_by_limit)
+                refused = sum((Counter(b.flood.refusals_by_limit) for b in bots), Counter())
                 refused.subtract(refused0)
             elif line == "report":
                 st = crowd.stats
@@ -353,7 +384,7 @@ async def _emulator_process(args: argparse.Namespace) -> None:
                     calls=dict(calls.by),
                     refusals_by_limit={k: v for k, v in refused.items() if v},
                     violations=dict(calls.violations),
-                    internal_errors=len(emu.internal_errors),
+                    internal_errors=len(emu.internal_errors),  # the network's, every bot's
                     dropped_log_entries=calls.dropped,
                     peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                 )
@@ -391,15 +422,15 @@ class _Recorder:
         self.table_of: dict[int, int] = {}  # chat id (group or private) -> group id
         self.query_table: dict[str, int] = {}
         self.query_arrival: dict[str, float] = {}
-        # (arrived, table, kind, update id, callback query id)
-        self.arrivals: list[tuple[float, int | None, str, int, str | None]] = []
-        self.started: dict[int, float] = {}  # update id -> its handlers started
-        # (made at, table, method, status, key, description, retry_after)
-        self.calls: list[tuple[float, int | None, str, int | str, Any, str | None, float | None]] = []
+        # (arrived, table, kind, (bot, update id), callback query id): each bot numbers its own updates
+        self.arrivals: list[tuple[float, int | None, str, tuple[int, int], str | None]] = []
+        self.started: dict[tuple[int, int], float] = {}  # (bot, update id) -> its handlers started
+        # (made at, table, method, status, key, description, retry_after, the bot: its token's id)
+        self.calls: list[tuple[float, int | None, str, int | str, Any, str | None, float | None, int]] = []
         self.logged: list[tuple[float, str]] = []
         self.log_example: dict[str, str] = {}
 
-    def arrived(self, update: Any) -> None:
+    def arrived(self, update: Any, bot: int) -> None:
         now = time.perf_counter()
         chat = update.effective_chat
         query = update.callback_query
@@ -409,10 +440,10 @@ class _Recorder:
             self.query_arrival[qid] = now
             if table is not None:
                 self.query_table[qid] = table
-        self.arrivals.append((now, table, _kind_of(update), update.update_id, qid))
+        self.arrivals.append((now, table, _kind_of(update), (bot, update.update_id), qid))
 
     def called(
-        self, at: float, method: str, params: dict[str, Any], status: int | str, body: bytes | None
+        self, at: float, bot: int, method: str, params: dict[str, Any], status: int | str, body: bytes | None
     ) -> None:
         chat = params.get("chat_id")
         chat_id = (
@@ -437,7 +468,12 @@ class _Recorder:
                 answer = json.loads(body)
                 description = str(answer.get("description"))
                 retry_after = (answer.get("parameters") or {}).get("retry_after")
-        self.calls.append((at, table, method, status, key, description, retry_after))
+        self.calls.append((at, table, method, status, key, description, retry_after, bot))
+
+
+def _bot_id(token: str) -> int:
+    """A bot's id, its token's first part (as Telegram makes them)."""
+    return int(token.partition(":")[0])
 
 
 def _record_calls(request_class: type, recorder: _Recorder) -> None:
@@ -450,7 +486,8 @@ def _record_calls(request_class: type, recorder: _Recorder) -> None:
         names = ("url", "method", "request_data")
         given = dict(zip(names, args, strict=False)) | {k: kwargs[k] for k in names if k in kwargs}
         url = str(given["url"])
-        endpoint = url.rsplit("/", 1)[-1]
+        token, endpoint = url.rsplit("/", 2)[-2:]
+        bot = _bot_id(token.removeprefix("bot"))
         if endpoint == "getUpdates":
             return await original(self, *args, **kwargs)  # type: ignore[no-any-return]
         data = given.get("request_data")
@@ -459,9 +496,9 @@ def _record_calls(request_class: type, recorder: _Recorder) -> None:
         try:
             status, body = await original(self, *args, **kwargs)
         except Exception as e:  # a timeout or a network error: the bot sees it raised
-            recorder.called(at, endpoint, params, type(e).__name__, None)
+            recorder.called(at, bot, endpoint, params, type(e).__name__, None)
             raise
-        recorder.called(at, endpoint, params, status, body if status != 200 else None)
+        recorder.called(at, bot, endpoint, params, status, body if status != 200 else None)
         return status, body
 
     do_request.bench_recorded = True  # type: ignore[attr-defined]
@@ -650,7 +687,7 @@ async def _run(args: argparse.Namespace) -> None:
     from telegram import Update
     from telegram.ext import TypeHandler
 
-    from bot.app import build_application, start_application, stop_application
+    from bot.app import Shared, build_application, start_application, stop_application
     from bot.config import Settings
 
     tmp = tempfile.mkdtemp(prefix="gouji-bench-")
@@ -662,7 +699,16 @@ async def _run(args: argparse.Namespace) -> None:
         url = f"sqlite+aiosqlite:///{os.path.join(tmp, 'bench.db')}"
         where = "SQLite (a file in a temporary directory)"
     child = [sys.executable, "-m", "benches.load", "--emulator-process"]
-    for name in ("tables", "humans", "think", "seed", "limits", "setup_concurrency", "setup_timeout"):
+    for name in (
+        "tables",
+        "humans",
+        "think",
+        "seed",
+        "limits",
+        "setup_concurrency",
+        "setup_timeout",
+        "tokens",
+    ):
         child += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
     if args.level is not None:
         child += ["--level", args.level]
@@ -686,39 +732,44 @@ async def _run(args: argparse.Namespace) -> None:
     stalls = _Stalls()
     counter = _LogCounter(recorder)
     logging.getLogger().addHandler(counter)
-    app = None
+    apps: list[Any] = []
     profiler = None
     began = time.perf_counter()
     try:
         hello = await hear()
         # The bot's own settings are its defaults: Telegram's limits (20 a minute per group, 30 a second);
         # the strong computers' pool as given.
+        tokens = hello["tokens"]
         settings = Settings(
-            bot_token=hello["token"],
+            bot_token=",".join(tokens),
             database_url=url,
             api_base_url=hello["base_url"].removesuffix("/bot"),
             log_level="WARNING",
             strong_workers=args.strong_workers,
             **({"strong_floor_ms": args.strong_floor_ms} if args.strong_floor_ms is not None else {}),
         )
-        app = build_application(settings)
-        _record_calls(type(app.bot.request), recorder)
-        queue = app.update_queue
-        put = queue.put
+        # One Application per token on what they share (as bot.app.run_fleet serves BOT_TOKEN=t1,t2).
+        shared = Shared(settings)
+        apps = [build_application(settings, token, shared=shared) for token in tokens]
+        _record_calls(type(apps[0].bot.request), recorder)
 
-        async def arrived(item: Any) -> None:
-            if isinstance(item, Update):
-                recorder.arrived(item)
-            await put(item)
-
-        queue.put = arrived  # type: ignore[method-assign]
-
-        async def handling(update: object, _context: object) -> None:
+        async def handling(update: object, context: Any) -> None:
             assert isinstance(update, Update)
-            recorder.started[update.update_id] = time.perf_counter()
+            recorder.started[(_bot_id(context.bot.token), update.update_id)] = time.perf_counter()
 
-        app.add_handler(TypeHandler(Update, handling), group=-1000)
-        await start_application(app)
+        for app in apps:
+            queue = app.update_queue
+
+            async def arrived(item: Any, put: Any = queue.put, bot_id: int = _bot_id(app.bot.token)) -> None:
+                if isinstance(item, Update):
+                    recorder.arrived(item, bot_id)
+                await put(item)
+
+            queue.put = arrived  # type: ignore[method-assign]
+            app.add_handler(TypeHandler(Update, handling), group=-1000)
+        for app in apps:
+            await start_application(app)
+        app = apps[0]  # what the pool's figures are read from: the computers are shared
         # The bot's CPU with nothing to do (polling, the job queue), so that a light run's figure per action
         # can be read net of it.
         idle0, idle_at = time.process_time(), time.perf_counter()
@@ -765,12 +816,13 @@ async def _run(args: argparse.Namespace) -> None:
         until = time.perf_counter()
         tell("report")
         players = await hear()
-        await stop_application(app)
-        app = None
+        for app in apps:
+            await stop_application(app)
+        apps = []
     finally:
         stalls.stop()
         logging.getLogger().removeHandler(counter)
-        if app is not None:
+        for app in apps:
             await stop_application(app)
         if proc.returncode is None:
             with contextlib.suppress(Exception):
@@ -837,9 +889,15 @@ def _report(
         return f"{n / actions:.2f}" if actions else "n/a"
 
     print()
+    fleet = [_bot_id(token) for token in hello["tokens"]]
     print(
         f"bench_load: {tables} tables × {args.humans} humans (computers in the other seats"
         f"{f', level {args.level}' if args.level else ''}), think time ~{args.think:g} s, seed {args.seed}; {where}"
+        + (
+            f"; a fleet of {len(fleet)} tokens in this one process, the tables spread over them"
+            if len(fleet) > 1
+            else ""
+        )
     )
     if hello["flood"]:
         print(
@@ -1030,10 +1088,20 @@ def _report(
         "messages (sendMessage and edits that went through; answerCallbackQuery and getUpdates not counted):"
     )
     print(
-        f"  {len(counted) / seconds:.1f}/s in the run (Telegram allows {GLOBAL_LIMIT:g}/s), {per(len(counted))} per"
+        f"  {len(counted) / seconds:.1f}/s in the run (Telegram allows {GLOBAL_LIMIT:g}/s"
+        f"{' per token' if len(fleet) > 1 else ''}), {per(len(counted))} per"
         f" human action; into the groups {counted_group / tables / seconds * 60:.1f} a minute per table (limit 20),"
         f" into private chats {(len(counted) - counted_group) / (tables * args.humans) / seconds:.2f}/s per human"
     )
+    if len(fleet) > 1:
+        tables_of = Counter(t["bot"] for t in seated["tables"])
+        sent_by, refused_by = Counter(c[7] for c in counted), Counter(c[7] for c in too_many)
+        for bot in fleet:
+            print(
+                f"  token of bot {bot}: {sent_by[bot] / seconds:.1f}/s for its {tables_of[bot]} tables"
+                f" ({sent_by[bot] / max(tables_of[bot], 1) / seconds:.2f}/s a table), 429s received"
+                f" {refused_by[bot]}"
+            )
     if actions and players["human_time"] > 0 and total:
         pace = total / players["human_time"]  # a table's human actions a second if the bot answered at once
         demand = pace * len(counted) / actions
@@ -1054,6 +1122,13 @@ def _report(
             f" the bot's CPU ({1000 * cpu_each:.2f} ms per action, net of idle) on one core:"
             f" {(1 - idle) / (cpu_each * pace):,.0f} tables"
         )
+        if len(fleet) > 1:
+            each = round(GLOBAL_LIMIT / demand)
+            print(
+                f"  the fleet's {len(fleet)} tokens: {len(fleet)} × {each:,} = {len(fleet) * each:,} tables by"
+                " Telegram's limits; one process's CPU as above (a fleet past it runs a process per token, or"
+                " per few, on the same database)"
+            )
     print(
         f"bot peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB; emulator and players:"
         f" CPU {emu_cpu:.1f} s in {seconds:.0f} s, peak RSS {players['peak_rss_mb']:.0f} MB,"
@@ -1117,6 +1192,12 @@ def main(argv: list[str] | None = None) -> None:
         help="the computers' level, chosen in /settings at every table (default: the bot's, normal)",
     )
     parser.add_argument("--seed", type=int, default=7, help="the players' random choices")
+    parser.add_argument(
+        "--tokens",
+        type=int,
+        default=1,
+        help="bots (tokens) on the emulator, all served by this process on one database; tables spread over them",
+    )
     parser.add_argument(
         "--pg", metavar="DSN", help="PostgreSQL server (e.g. postgresql://postgres@127.0.0.1/test)"
     )

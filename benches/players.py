@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import codec
-from emulator import TelegramEmulator
+from emulator import EmulatedBot, TelegramEmulator
 from emulator.state import Chat, EmulatorError, StoredMessage, User
 from engine.actions import BURN, PASS, PLAY, YIELD
 from engine.cards import NRANKS, RANKS, Counts, format_cards
@@ -255,9 +255,11 @@ class Turn:
 
 
 class Human:
-    def __init__(self, crowd: Crowd, user: User, table: TableSide, rng: random.Random) -> None:
+    def __init__(
+        self, crowd: Crowd, user: User, table: TableSide, rng: random.Random, emu: EmulatedBot | None = None
+    ) -> None:
         self.crowd, self.user, self.table, self.rng = crowd, user, table, rng
-        self.emu = crowd.emu
+        self.emu = emu or crowd.emu  # the bot of his table: his private chat is with it
         self.mix = crowd.mix
         self.changed = asyncio.Event()
         self.done: tuple[int, int] | None = None
@@ -652,7 +654,7 @@ class TableSide:
         if msg.button(data=data) is None:
             return  # someone else, or the bot, moved on
         with contextlib.suppress(EmulatorError):
-            query = self.crowd.emu.tap(human.user, msg, data)
+            query = human.emu.tap(human.user, msg, data)
             self.crowd.tapped(query.id, human)
             self.crowd.stats.action("next-round", waited)
             self.moved()
@@ -674,10 +676,11 @@ class Crowd:
         self._add = journal.add
         journal.add = self._event  # type: ignore[method-assign]
 
-    def seat(self, group_id: int, users: list[User]) -> TableSide:
+    def seat(self, group_id: int, users: list[User], emu: EmulatedBot | None = None) -> TableSide:
+        """The humans of one table, hosted by ``emu``'s bot (one of a fleet's; the crowd's first by default)."""
         table = TableSide(self, group_id)
         for user in users:
-            human = Human(self, user, table, random.Random(self.rng.random()))
+            human = Human(self, user, table, random.Random(self.rng.random()), emu)
             table.humans.append(human)
             self.humans[user.id] = human
         self.tables[group_id] = table
@@ -735,7 +738,7 @@ class Crowd:
     def _turn_shown(self, human: Human, message_id: int) -> None:
         """A turn message for a new turn reached him (not a keyboard redrawn by a composer tap): the table's
         last move was handed over, as he feels it, now; not when his script gets round to reading it."""
-        msg = self.emu.world.chats[human.user.id].messages.get(message_id)
+        msg = human.emu.world.chats[human.user.id].messages.get(message_id)
         if msg is None or not msg.reply_markup or not _is_game(msg):
             return
         key = turn_key(msg)

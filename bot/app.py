@@ -1,12 +1,20 @@
-"""The composition root: the Application with its handlers and job queue, and, inside the event loop, storage, the table service, the outbox, the presenter and the desk, each built once here."""
+"""The composition root: the Application with its handlers and job queue, and, inside the event loop, storage, the table service, the outbox, the presenter and the desk, each built once here per bot.
+
+One process may serve several bots (a fleet: BOT_TOKEN lists their tokens), each its own Application with its
+own outbox, Telegram's limits kept per token; they share one database engine and one pool of processes for
+the strong computers (:class:`Shared`). Several processes, each with its own tokens, may share the database.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import os
+import signal
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncEngine
 from telegram import Update
 from telegram.ext import Application, ApplicationBuilder
 
@@ -25,18 +33,60 @@ from .present import Presenter
 
 log = logging.getLogger(__name__)
 HTTP_CONNECTIONS = 32
+SHARED = "shared"  # the key of the process's Shared in bot_data
 
 
-def build_application(settings: Settings) -> GoujiApplication:
-    """The bot's Application. Storage and the outbox are set up in post_init, inside the event loop; the outbox
-    keeps Telegram's limits (bot/outbox.py), so no rate limiter sits in PTB's request path."""
+class Shared:
+    """What the bots of one process share: the database engine (one pool of connections, the schema upgraded
+    once) and the process pool the strong computers think in (one per core, not one per core per bot). Made
+    by the first bot's start, closed by the last bot's stop."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._held: tuple[AsyncEngine, Computers] | None = None
+        self._users = 0
+        self._lock = asyncio.Lock()
+
+    async def take(self) -> tuple[AsyncEngine, Computers]:
+        async with self._lock:
+            if self._held is None:
+                settings = self.settings
+                engine = make_engine(settings.database_url)
+                await upgrade_to_head(engine)
+                computers = Computers(
+                    settings.strong_budget_ms, settings.strong_workers, floor_ms=settings.strong_floor_ms
+                )
+                self._held = (engine, computers)
+            self._users += 1
+            return self._held
+
+    async def give_back(self) -> None:
+        async with self._lock:
+            self._users -= 1
+            if self._users > 0 or self._held is None:
+                return
+            (engine, computers), self._held = self._held, None
+        await engine.dispose()
+        computers.close()
+
+
+def build_application(
+    settings: Settings, token: str | None = None, *, shared: Shared | None = None
+) -> GoujiApplication:
+    """The Application of one bot: ``token``, else BOT_TOKEN's only one. Storage and the outbox are set up in
+    post_init, inside the event loop, on ``shared`` (the process's other bots' too; its own when not given);
+    the outbox keeps Telegram's limits for this token (bot/outbox.py), so no rate limiter sits in PTB's
+    request path."""
     # PTB 22 moves time periods (retry_after…) to timedelta; opt in rather than read deprecated ints.
     os.environ.setdefault("PTB_TIMEDELTA", "true")
-    if not settings.bot_token:
-        raise ValueError("BOT_TOKEN is not set")
-    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = Application.builder().token(
-        settings.bot_token
-    )
+    if token is None:
+        tokens = settings.tokens()
+        if not tokens:
+            raise ValueError("BOT_TOKEN is not set")
+        if len(tokens) > 1:
+            raise ValueError("BOT_TOKEN lists several tokens: build one Application per token (run() does)")
+        token = tokens[0]
+    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = Application.builder().token(token)
     urls = settings.api_urls()
     if urls is not None:
         builder = builder.base_url(urls[0]).base_file_url(urls[1])
@@ -44,6 +94,7 @@ def build_application(settings: Settings) -> GoujiApplication:
     builder = builder.request(AiohttpRequest(HTTP_CONNECTIONS)).get_updates_request(AiohttpRequest(1))
     app = assemble(builder.post_init(_post_init).post_shutdown(_post_shutdown))
     app.bot_data["settings"] = settings
+    app.bot_data[SHARED] = shared or Shared(settings)
     return app
 
 
@@ -58,13 +109,12 @@ def assemble(builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any]) -> Gouji
 
 async def _post_init(app: GoujiApplication) -> None:
     settings: Settings = app.bot_data["settings"]
-    engine = make_engine(settings.database_url)
-    await upgrade_to_head(engine)
+    shared: Shared = app.bot_data[SHARED]
+    engine, computers = await shared.take()
+    app.bot_data["taken"] = True
     uow = uow_factory(engine)
-    computers = Computers(
-        settings.strong_budget_ms, settings.strong_workers, floor_ms=settings.strong_floor_ms
-    )
-    service = TableService(uow, languages=LANGUAGES, decide=computers)
+    # The bot's id (its token's first part, as Telegram's getMe says) tells its tables from the fleet's others.
+    service = TableService(uow, bot_id=app.bot.id, languages=LANGUAGES, decide=computers)
     outbox = Outbox(app.bot, settings.pace())
     presenter = Presenter(outbox, service, app.bot.username if app.bot.bot is not None else None)
     desk = Desk(service, presenter, outbox, app.job_queue, sweep_every=settings.sweep_every_s)
@@ -96,12 +146,8 @@ async def _post_shutdown(app: GoujiApplication) -> None:
         await desk.flush(app.bot_data["settings"].shutdown_wait_s)
         await desk.close()
         await desk.outbox.close()
-    engine = app.bot_data.get("engine")
-    if engine is not None:
-        await engine.dispose()
-    computers = app.bot_data.get("computers")
-    if computers is not None:
-        computers.close()
+    if app.bot_data.pop("taken", False):
+        await app.bot_data[SHARED].give_back()
 
 
 async def start_application(app: Application[Any, Any, Any, Any, Any, Any], *, poll: bool = True) -> None:
@@ -125,6 +171,15 @@ async def stop_application(app: Application[Any, Any, Any, Any, Any, Any]) -> No
 
 
 def run(settings: Settings) -> None:
+    tokens = settings.tokens()
+    if len(tokens) > 1:
+        if settings.webhook_url:
+            raise ValueError(
+                "BOT_TOKEN lists several tokens: one process serves several bots by long polling; "
+                "for webhooks run one process per token (README, Capacity)"
+            )
+        asyncio.run(run_fleet(settings, tokens))
+        return
     app = build_application(settings)
     if settings.webhook_url:
         app.run_webhook(
@@ -137,3 +192,30 @@ def run(settings: Settings) -> None:
         )
     else:
         app.run_polling(allowed_updates=Update.ALL_TYPES)
+
+
+async def run_fleet(settings: Settings, tokens: list[str]) -> None:
+    """Several bots in this process, each polling for its own updates, until SIGINT or SIGTERM: what
+    run_polling does for one, done for each (PTB's run_polling owns the event loop, so it runs only one)."""
+    shared = Shared(settings)
+    apps = [build_application(settings, token, shared=shared) for token in tokens]
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    started: list[GoujiApplication] = []
+    try:
+        for app in apps:
+            await start_application(app, poll=False)
+            started.append(app)
+            assert app.updater is not None
+            await app.updater.start_polling(allowed_updates=Update.ALL_TYPES)
+        log.info("serving %d bots: %s", len(started), ", ".join(f"@{a.bot.username}" for a in started))
+        await stop.wait()
+    finally:
+        # Each stops as run_polling stops one: its updates taken in, its queued messages sent (for a while).
+        for app in reversed(started):
+            try:
+                await stop_application(app)
+            except Exception:  # one bot's trouble stopping must not keep the others from stopping
+                log.exception("stopping @%s failed", app.bot.username)

@@ -14,6 +14,7 @@ DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///gouji.db"
 
 @dataclass(frozen=True)
 class Settings:
+    # One token, or several separated by commas: one process then serves them all (a fleet, bot/app.py).
     bot_token: str | None
     database_url: str = DEFAULT_DATABASE_URL
     api_base_url: str | None = None  # another Bot API server, e.g. http://127.0.0.1:8081
@@ -65,8 +66,12 @@ class Settings:
             shutdown_wait_s=float(env.get("SHUTDOWN_WAIT_S", "30")),
         )
 
+    def tokens(self) -> list[str]:
+        """The bots this process serves: BOT_TOKEN's tokens, in the order given."""
+        return [token.strip() for token in (self.bot_token or "").split(",") if token.strip()]
+
     def pace(self) -> Pace:
-        """The limits the outbox keeps."""
+        """The limits the outbox of each bot keeps (Telegram counts them per token)."""
         return Pace(
             group_messages=self.group_messages_per_minute,
             group_period=60.0,

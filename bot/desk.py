@@ -1,7 +1,8 @@
-"""What the bot does around the use cases: shows each outcome and arms its deadlines; fires the deadlines when
-they are due (PTB's JobQueue, any process, claimed in the database so only one acts); keeps the invariant that
-every table in play waits with a deadline on the decision it waits for; hands the outbox's reports (a blocked
-chat, a migrated group, a retry window) to the table layer; picks up every open table at start.
+"""What the bot does around the use cases: shows each outcome and arms its deadlines; fires the deadlines of its
+own tables when they are due (PTB's JobQueue, any process of this bot, claimed in the database so only one
+acts; another bot of the fleet fires its own); keeps the invariant that every table in play waits with a
+deadline on the decision it waits for; hands the outbox's reports (a blocked chat, a migrated group, a retry
+window) to the table layer; picks up every open table of its own at start.
 
 The time it fires deadlines by is injected (the system's UTC clock unless a test gives its own); a desk
 without a JobQueue arms nothing and fires what is due when it is swept.
@@ -190,6 +191,7 @@ class Desk:
         """Learn what earlier processes heard from Telegram, re-arm every pending deadline, sweep regularly for
         ones another process missed, listen to the outbox, and pick up what a crash interrupted (computer moves
         not made, a turn message not sent), from the committed state only."""
+        await self.service.clock.adopt()
         limits = await self.service.deliveries.chat_limits()
         self.outbox.prime(limits.retry_until, set(limits.blocked))
         pending = await self.service.clock.pending_deadlines()

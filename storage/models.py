@@ -119,8 +119,6 @@ class Group(Base):
     computer_level: Mapped[int] = mapped_column(SmallInteger, default=2, server_default="2")
     settings_message_id: Mapped[int | None] = mapped_column(BigInteger)  # the one live /settings panel
     pinning: Mapped[bool | None] = mapped_column(Boolean)  # may the bot pin the table here (None: not tried)
-    # False while the bot is out of the group or may not write in it: its tables hold (issue 24).
-    reachable: Mapped[bool] = mapped_column(Boolean, default=True, server_default=text("true"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, server_default=NOW)
 
 
@@ -158,6 +156,13 @@ class GameTable(Base):
             "group_id",
             "thread_id",
             unique=True,
+            sqlite_where=text("status <> 'closed'"),
+            postgresql_where=text("status <> 'closed'"),
+        ),
+        # Each bot's open tables (its start and its sweeps), whatever the history of closed tables.
+        Index(
+            "ix_tables_open_bot",
+            "bot_id",
             sqlite_where=text("status <> 'closed'"),
             postgresql_where=text("status <> 'closed'"),
         ),
@@ -272,11 +277,15 @@ class Deadline(Base):
 
 
 class ChatLimit(Base):
-    """What Telegram said about a chat, kept past a restart: a pause it asked for (a 429's retry_after) and a
-    refusal to deliver (403: the user blocked the bot), until he talks to the bot again."""
+    """What Telegram said to one bot about a chat, kept past a restart: a pause it asked for (a 429's
+    retry_after) and a refusal to deliver (403: the user blocked the bot, until he talks to it again; in a
+    group: the bot was removed or may not write there, and its tables there hold until it may again)."""
 
     __tablename__ = "chat_limits"
 
+    bot_id: Mapped[int] = mapped_column(
+        BigInteger, primary_key=True, default=0, server_default="0"
+    )  # what Telegram says of a chat, it says to one bot
     chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     retry_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
     blocked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -27,7 +27,9 @@ class GroupRecord:
     computer_level: int = 2
     settings_message_id: int | None = None  # the one live /settings panel
     pinning: bool | None = None  # may the bot pin the table in this group (None: not tried yet)
-    reachable: bool = True  # False while the bot is out of the group or may not write in it
+    # False while the bot that hosts the table read with it is out of the group or may not write there (kept
+    # per bot in chat_limits; a group read on its own says True).
+    reachable: bool = True
 
 
 @dataclass(frozen=True)
@@ -164,7 +166,6 @@ class GroupSettings(TypedDict, total=False):
     computer_level: int
     settings_message_id: int | None  # not a setting: which message is the live /settings panel
     pinning: bool  # not a setting: whether Telegram let the bot pin the table
-    reachable: bool  # not a setting: whether the bot is in the group and may write there
 
 
 class TableChanges(TypedDict, total=False):

@@ -9,7 +9,7 @@ from collections.abc import Callable, Hashable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Unpack
 
-from sqlalchemy import Table, and_, bindparam, delete, func, or_, select, update
+from sqlalchemy import Table, and_, bindparam, delete, func, literal_column, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -90,6 +90,23 @@ class _Repository:
 _PREBUILT: dict[tuple[str, Hashable], Any] = {}
 
 
+def _hosted_open(bot_id: int) -> Any:
+    """The open tables of one bot (a fleet's bots share the database; each shows and moves its own)."""
+    # Spelt as the partial index ix_tables_open_bot's condition, a literal and not a parameter: SQLite uses a
+    # partial index only for a query whose WHERE holds its condition as written.
+    return and_(tables_t.c.status != literal_column("'closed'"), tables_t.c.bot_id == bot_id)
+
+
+def _of_host(bot_id: int) -> Any:
+    """Deadlines of the tables one bot hosts: a correlated EXISTS, one statement with the claim, the table
+    looked up by its key for each due deadline."""
+    return (
+        select(tables_t.c.id)
+        .where(tables_t.c.id == deadlines_t.c.table_id, tables_t.c.bot_id == bot_id)
+        .exists()
+    )
+
+
 def _stats(row: Any) -> Stats:
     places = (row.place_1, row.place_2, row.place_3, row.place_4, row.place_5, row.place_6)  # 头科 first
     return Stats(rounds_played=row.rounds_played, points=row.points, places=places, team_wins=row.team_wins)
@@ -121,7 +138,8 @@ def _group(row: Any) -> GroupRecord:
         computer_level=row.computer_level,
         settings_message_id=row.settings_message_id,
         pinning=None if row.pinning is None else bool(row.pinning),
-        reachable=bool(row.reachable),
+        # Only a table's scene reads it (for the bot that hosts the table): a group alone is no bot's.
+        reachable=bool(getattr(row, "reachable", True)),
     )
 
 
@@ -306,11 +324,13 @@ class _Unprefixed:
 _TABLE_HEAD = [c for c in tables_t.c if c.name != "state"]
 _TABLE = select(tables_t).where(tables_t.c.id == bindparam("table_id"))
 _TABLE_WITHOUT_STATE = select(*_TABLE_HEAD).where(tables_t.c.id == bindparam("table_id"))
-# A table, its group, its seats and their players in one statement: what the bot reads before each move.
+# A table, its group (and whether the table's bot may write there), its seats and their players in one
+# statement: what the bot reads before each move.
 _SCENE = (
     select(
         *_TABLE_HEAD,
         *_prefixed(groups_t, "g_"),
+        chat_limits_t.c.blocked_at.is_(None).label("g_reachable"),
         *_prefixed(seats_t, "s_"),
         users_t.c.id.label("u_id"),
         users_t.c.name.label("u_name"),
@@ -319,6 +339,10 @@ _SCENE = (
     )
     .select_from(
         tables_t.outerjoin(groups_t, groups_t.c.id == tables_t.c.group_id)
+        .outerjoin(
+            chat_limits_t,
+            and_(chat_limits_t.c.bot_id == tables_t.c.bot_id, chat_limits_t.c.chat_id == tables_t.c.group_id),
+        )
         .outerjoin(seats_t, seats_t.c.table_id == tables_t.c.id)
         .outerjoin(users_t, users_t.c.id == seats_t.c.user_id)
     )
@@ -402,25 +426,35 @@ class TableRepository(_Repository):
         ).first()
         return None if row is None else _table(row)
 
-    async def all_open(self) -> list[TableRecord]:
-        """Every table still open: what the bot re-renders and re-arms at start-up."""
+    async def all_open(self, bot_id: int = 0) -> list[TableRecord]:
+        """Every table the bot hosts that is still open: what it re-renders and re-arms at start-up."""
         rows = await self.connection.execute(
-            select(tables_t).where(tables_t.c.status != "closed").order_by(tables_t.c.id)
+            select(tables_t).where(_hosted_open(bot_id)).order_by(tables_t.c.id)
         )
         return [_table(row) for row in rows]
 
-    async def waiting_without_deadline(self) -> list[int]:
-        """Tables in play that have no deadline armed for their current version: what the sweep looks at
-        (the table layer decides whether they wait on somebody)."""
+    async def waiting_without_deadline(self, bot_id: int = 0) -> list[int]:
+        """Tables the bot hosts in play that have no deadline armed for their current version: what its sweep
+        looks at (the table layer decides whether they wait on somebody)."""
         armed = (
             select(deadlines_t.c.id)
             .where(deadlines_t.c.table_id == tables_t.c.id, deadlines_t.c.version == tables_t.c.version)
             .exists()
         )
         rows = await self.connection.execute(
-            select(tables_t.c.id).where(tables_t.c.status == "playing", ~armed).order_by(tables_t.c.id)
+            select(tables_t.c.id)
+            .where(_hosted_open(bot_id), tables_t.c.status == "playing", ~armed)
+            .order_by(tables_t.c.id)
         )
         return list(rows.scalars())
+
+    async def adopt(self, bot_id: int) -> int:
+        """The tables opened before bots were told apart (bot 0, migration 0005) are ``bot_id``'s from now on;
+        how many there were."""
+        result = await self.connection.execute(
+            update(tables_t).where(tables_t.c.bot_id == 0).values(bot_id=bot_id)
+        )
+        return int(result.rowcount)
 
     async def all(self) -> list[TableRecord]:
         rows = await self.connection.execute(select(tables_t).order_by(tables_t.c.id))
@@ -519,12 +553,13 @@ class SeatRepository(_Repository):
         rows = await self.connection.execute(_SEATS, {"table_id": table_id})
         return [_seat(row) for row in rows]
 
-    async def tables_of_user(self, user_id: int) -> list[int]:
-        """Open tables where the user sits (a player may play in several groups at once)."""
+    async def tables_of_user(self, user_id: int, bot_id: int = 0) -> list[int]:
+        """Open tables of the bot where the user sits (a player may play in several groups at once, and at
+        other bots' tables, which are theirs to show him)."""
         rows = await self.connection.execute(
             select(seats_t.c.table_id)
             .join(tables_t, tables_t.c.id == seats_t.c.table_id)
-            .where(seats_t.c.user_id == user_id, tables_t.c.status != "closed")
+            .where(seats_t.c.user_id == user_id, _hosted_open(bot_id))
             .order_by(seats_t.c.table_id)
         )
         return list(rows.scalars())
@@ -725,10 +760,11 @@ class DeadlineRepository(_Repository):
         if others:
             await self.drop_outdated(table_id, version)
 
-    async def pending(self) -> list[DeadlineRecord]:
-        """All deadlines not yet done, soonest first: what the scheduler re-arms at start-up."""
+    async def pending(self, bot_id: int = 0) -> list[DeadlineRecord]:
+        """The deadlines of the bot's tables not yet done, soonest first: what its scheduler re-arms at
+        start-up."""
         rows = await self.connection.execute(
-            select(deadlines_t).order_by(deadlines_t.c.due_at, deadlines_t.c.id)
+            select(deadlines_t).where(_of_host(bot_id)).order_by(deadlines_t.c.due_at, deadlines_t.c.id)
         )
         return [_deadline(row) for row in rows]
 
@@ -797,21 +833,24 @@ class DeadlineRepository(_Repository):
         self,
         worker: str,
         *,
+        bot_id: int = 0,
         now: datetime | None = None,
         limit: int = 100,
         lease: timedelta = timedelta(minutes=5),
     ) -> list[DeadlineRecord]:
-        """Claim up to `limit` deadlines that are due; concurrent workers never get the same one."""
+        """Claim up to `limit` due deadlines of the tables ``bot_id`` hosts (what a deadline does is said with
+        its bot's token); concurrent workers never get the same one."""
         now = now or utcnow()
         due = (
             select(deadlines_t.c.id)
-            .where(deadlines_t.c.due_at <= now, self._claimable(now, lease))
+            .where(deadlines_t.c.due_at <= now, self._claimable(now, lease), _of_host(bot_id))
             .order_by(deadlines_t.c.due_at, deadlines_t.c.id)
             .limit(limit)
         )
         if self.dialect == "postgresql":
-            # Rows another worker is claiming are skipped instead of waited for.
-            due = due.with_for_update(skip_locked=True)
+            # Rows another worker is claiming are skipped instead of waited for; the deadline rows only are
+            # locked (OF), never the table rows the host's check reads, which moves are saving.
+            due = due.with_for_update(skip_locked=True, of=deadlines_t)
         elif (await self.connection.execute(due)).first() is None:
             return []  # nothing due: no write transaction, so no wait for SQLite's one writer
         # On SQLite the single writer serialises claims; the repeated condition keeps the UPDATE honest.
@@ -825,8 +864,10 @@ class DeadlineRepository(_Repository):
 
 
 class ChatLimitRepository(_Repository):
-    async def read(self) -> ChatLimits:
-        rows = await self.connection.execute(select(chat_limits_t))
+    """What Telegram said to one bot about each chat (each bot of a fleet hears its own)."""
+
+    async def read(self, bot_id: int = 0) -> ChatLimits:
+        rows = await self.connection.execute(select(chat_limits_t).where(chat_limits_t.c.bot_id == bot_id))
         retry, blocked = {}, set()
         for row in rows:
             if row.retry_until is not None:
@@ -835,17 +876,44 @@ class ChatLimitRepository(_Repository):
                 blocked.add(row.chat_id)
         return ChatLimits(retry, frozenset(blocked))
 
-    async def _set(self, chat_id: int, **values: Any) -> None:
-        stmt = self._insert(chat_limits_t).values(chat_id=chat_id, **values)
+    async def _set(self, bot_id: int, chat_id: int, **values: Any) -> None:
+        stmt = self._insert(chat_limits_t).values(bot_id=bot_id, chat_id=chat_id, **values)
         await self.connection.execute(
-            stmt.on_conflict_do_update(index_elements=[chat_limits_t.c.chat_id], set_=values)
+            stmt.on_conflict_do_update(
+                index_elements=[chat_limits_t.c.bot_id, chat_limits_t.c.chat_id], set_=values
+            )
         )
 
-    async def retry_until(self, chat_id: int, until: datetime) -> None:
-        await self._set(chat_id, retry_until=until)
+    async def retry_until(self, chat_id: int, until: datetime, bot_id: int = 0) -> None:
+        await self._set(bot_id, chat_id, retry_until=until)
 
-    async def blocked(self, chat_id: int, blocked: bool) -> None:
-        await self._set(chat_id, blocked_at=utcnow() if blocked else None)
+    async def blocked(self, chat_id: int, blocked: bool, bot_id: int = 0) -> None:
+        await self._set(bot_id, chat_id, blocked_at=utcnow() if blocked else None)
+
+    async def is_blocked(self, chat_id: int, bot_id: int = 0) -> bool:
+        """Whether the chat refuses the bot (a group: the bot is out of it, or may not write there)."""
+        row = (
+            await self.connection.execute(
+                select(chat_limits_t.c.blocked_at).where(
+                    chat_limits_t.c.bot_id == bot_id, chat_limits_t.c.chat_id == chat_id
+                )
+            )
+        ).first()
+        return row is not None and row.blocked_at is not None
+
+    async def adopt(self, bot_id: int) -> int:
+        """What Telegram said before bots were told apart (bot 0) was said to ``bot_id``; a chat it has heard
+        of itself since keeps what it heard."""
+        mine = chat_limits_t.alias("mine")
+        known = (
+            select(mine.c.chat_id)
+            .where(mine.c.bot_id == bot_id, mine.c.chat_id == chat_limits_t.c.chat_id)
+            .exists()
+        )
+        result = await self.connection.execute(
+            update(chat_limits_t).where(chat_limits_t.c.bot_id == 0, ~known).values(bot_id=bot_id)
+        )
+        return int(result.rowcount)
 
 
 class UpdateRepository(_Repository):
@@ -872,6 +940,20 @@ class UpdateRepository(_Repository):
             )
         ).first()
         return row is not None
+
+    async def adopt(self, bot_id: int) -> int:
+        """The ids recorded before bots were told apart (bot 0) are ``bot_id``'s: an update delivered again
+        after the upgrade is still known. An id it has recorded itself since is left as it is."""
+        mine = updates_t.alias("mine")
+        known = (
+            select(mine.c.update_id)
+            .where(mine.c.bot_id == bot_id, mine.c.update_id == updates_t.c.update_id)
+            .exists()
+        )
+        result = await self.connection.execute(
+            update(updates_t).where(updates_t.c.bot_id == 0, ~known).values(bot_id=bot_id)
+        )
+        return int(result.rowcount)
 
     async def forget_before(self, moment: datetime) -> int:
         """Drop old ids: Telegram stops redelivering an update after 24 hours."""

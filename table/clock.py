@@ -39,11 +39,14 @@ class Clock:
         self.ctx = ctx
 
     async def fire_due(self, worker: str, now: datetime) -> AsyncIterator[Outcome]:
-        """Claim every deadline due by ``now`` for ``worker``, fire each, and mark it done: what each did, as
-        soon as it is done (the next is fired once the caller has taken it). One table's trouble is logged
-        and does not keep the others' deadlines from firing."""
+        """Claim every deadline of this bot's tables due by ``now`` for ``worker``, fire each, and mark it done:
+        what each did, as soon as it is done (the next is fired once the caller has taken it). One table's
+        trouble is logged and does not keep the others' deadlines from firing. Another bot's tables are
+        that bot's to move: what a deadline does is told with the token of the bot that hosts the table."""
         async with self.ctx.uow() as uow:
-            claimed = await uow.deadlines.claim_due(worker, now=now, lease=CLAIM_LEASE)
+            claimed = await uow.deadlines.claim_due(
+                worker, bot_id=self.ctx.bot_id, now=now, lease=CLAIM_LEASE
+            )
             await uow.commit()
         # Each fired on its own: one table's computers thinking (a strong search) holds no other table back.
         firing = [asyncio.ensure_future(self._fire_and_mark(d)) for d in claimed]
@@ -157,11 +160,11 @@ class Clock:
         )
 
     async def waiting_without_deadline(self) -> list[int]:
-        """The tables in play with no deadline for their version that should have one, or moves to make:
-        each is to be resumed (the invariant every start and every sweep keeps)."""
+        """This bot's tables in play with no deadline for their version that should have one, or moves to
+        make: each is to be resumed (the invariant every start and every sweep keeps)."""
         ctx = self.ctx
         async with ctx.uow() as uow:
-            found = await uow.tables.waiting_without_deadline()
+            found = await uow.tables.waiting_without_deadline(ctx.bot_id)
         wrong = []
         for table_id in found:
             table = await ctx.load(table_id)
@@ -173,9 +176,9 @@ class Clock:
         return wrong
 
     async def pending_deadlines(self) -> list[DeadlineRecord]:
-        """Every deadline not yet done, soonest first: what a start arms its timers for."""
+        """Every deadline of this bot's tables not yet done, soonest first: what a start arms its timers for."""
         async with self.ctx.uow() as uow:
-            return await uow.deadlines.pending()
+            return await uow.deadlines.pending(self.ctx.bot_id)
 
     async def release_claim(self, deadline: DeadlineRecord) -> bool:
         """The worker that claimed this deadline is gone (it died between the claim and the move): anybody's
@@ -186,9 +189,26 @@ class Clock:
         return released
 
     async def open_tables(self) -> list[int]:
-        """The tables not closed: what a start picks up."""
+        """This bot's tables not closed: what a start picks up."""
         async with self.ctx.uow() as uow:
-            return [t.id for t in await uow.tables.all_open()]
+            return [t.id for t in await uow.tables.all_open(self.ctx.bot_id)]
+
+    async def adopt(self) -> int:
+        """The tables opened before bots were told apart (and the update ids recorded then, and what Telegram
+        said of each chat) become this bot's: a bot that ran alone before carries its tables on after the
+        upgrade. The first bot to start takes them all: a fleet made of a bot that ran alone starts that bot
+        first (README, Capacity). How many tables it took."""
+        ctx = self.ctx
+        if ctx.bot_id == 0:
+            return 0
+        async with ctx.uow() as uow:
+            taken = await uow.tables.adopt(ctx.bot_id)
+            await uow.updates.adopt(ctx.bot_id)
+            await uow.chats.adopt(ctx.bot_id)
+            await uow.commit()
+        if taken:
+            log.warning("%s table(s) opened before bots were told apart are bot %s's now", taken, ctx.bot_id)
+        return taken
 
 
 def _last_decider(table: Table) -> int | None:

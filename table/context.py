@@ -50,9 +50,12 @@ def utcnow() -> datetime:
 
 @dataclass
 class Context:
-    """The table layer's share of the process: built once by :class:`table.service.TableService`."""
+    """The table layer's share of one bot in the process: built once per bot by
+    :class:`table.service.TableService`. ``bot_id``: the bot whose tables these are (a fleet's bots share one
+    database; each opens, shows and moves only its own, 0 where bots are not told apart)."""
 
     uow: UnitOfWorkFactory
+    bot_id: int = 0
     clock: Callable[[], datetime] = utcnow
     decide: Decider = decide_here
     languages: tuple[str, ...] = ("zh", "en")
@@ -70,7 +73,7 @@ class Context:
     async def load(self, table_id: int, *, with_due: bool = False) -> Table:
         """The table as stored (its match the caller's own), with the turn's deadline when asked."""
         async with self.uow() as uow:
-            table = await read_table(uow, table_id, self.matches)
+            table = await read_table(uow, table_id, self.matches, host=self.bot_id)
             if with_due:
                 table = replace(table, due=await turn_due(uow, table))
         return table

@@ -107,7 +107,7 @@ class Deliveries:
         gets them back."""
         ctx = self.ctx
         async with ctx.uow() as uow:
-            await uow.chats.blocked(user_id, True)
+            await uow.chats.blocked(user_id, True, ctx.bot_id)
             await uow.commit()
         outcomes = []
         for found in await reads.tables_of(ctx, user_id):
@@ -128,21 +128,21 @@ class Deliveries:
         """He talked to the bot after it could not reach him: he may be written to again, and his seats come
         back to him (with his hand, and his turn if it is his)."""
         async with self.ctx.uow() as uow:
-            await uow.chats.blocked(user_id, False)
+            await uow.chats.blocked(user_id, False, self.ctx.bot_id)
             await uow.commit()
         return await self.lobby.back(user_id)
 
     async def group_reach(self, group_id: int, reachable: bool) -> list[Outcome]:
         """The bot was removed from the group, or may no longer write there (or is back, or may again): its
         tables hold where they are (nothing moves, no deadline runs, nothing goes to the group) until it is
-        back, when they go on, their deadlines counted from then. What each open table should show."""
+        back, when they go on, their deadlines counted from then. What each open table should show. Told of
+        this bot: another bot of the fleet in the group keeps writing there, and its tables go on."""
         ctx = self.ctx
         async with ctx.uow() as uow:
             await uow.groups.ensure(group_id)
-            known = group_of(await uow.groups.get(group_id), group_id)
-            if known.reachable == reachable:
+            if await uow.chats.is_blocked(group_id, ctx.bot_id) != reachable:
                 return []
-            await uow.groups.update_settings(group_id, reachable=reachable)
+            await uow.chats.blocked(group_id, not reachable, ctx.bot_id)
             await uow.commit()
         outcomes = []
         for found in await self.tables_in(group_id):
@@ -162,21 +162,21 @@ class Deliveries:
         return outcomes
 
     async def tables_in(self, group_id: int) -> list[Table]:
-        """The group's open tables, in all its topics."""
+        """The group's open tables this bot hosts, in all its topics."""
         async with self.ctx.uow() as uow:
-            ids = [t.id for t in await uow.tables.all_open() if t.group_id == group_id]
+            ids = [t.id for t in await uow.tables.all_open(self.ctx.bot_id) if t.group_id == group_id]
         return [await self.ctx.load(table_id) for table_id in ids]
 
     async def chat_paused(self, chat_id: int, until: datetime) -> None:
         """Telegram asked for a pause in this chat (a 429): kept, so that the next process honours it too."""
         async with self.ctx.uow() as uow:
-            await uow.chats.retry_until(chat_id, until)
+            await uow.chats.retry_until(chat_id, until, self.ctx.bot_id)
             await uow.commit()
 
     async def chat_limits(self) -> ChatLimits:
         """The pauses and the unreachable chats that earlier processes heard of."""
         async with self.ctx.uow() as uow:
-            return await uow.chats.read()
+            return await uow.chats.read(self.ctx.bot_id)
 
     async def migrate_group(self, old_id: int, new_id: int) -> Outcome | None:
         """A group became a supergroup: its settings, tables and statistics follow it; its open table is to be

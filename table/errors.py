@@ -13,7 +13,12 @@ class TableNotFound(TableError):
 
 
 class TableAlreadyOpen(TableError):
-    """The group has an open table already (one per group at a time)."""
+    """The group's topic has an open table already (one per topic at a time). ``host``: the bot that hosts
+    it, when known (in a fleet, maybe another bot than the one asked to open one)."""
+
+    def __init__(self, group_id: int, host: int | None = None) -> None:
+        self.group_id, self.host = group_id, host
+        super().__init__(f"group {group_id} has an open table" + (f" (bot {host})" if host else ""))
 
 
 class NoTableOpen(TableError):

@@ -111,13 +111,15 @@ class MatchCache:
         self._frozen.pop(table_id, None)
 
 
-async def read_table(uow: UnitOfWork, table_id: int, cache: MatchCache) -> Table:
-    """The table with its group, seats, players and match; its match is the caller's own to change.
+async def read_table(uow: UnitOfWork, table_id: int, cache: MatchCache, *, host: int) -> Table:
+    """The table with its group, seats, players and match; its match is the caller's own to change. Only a
+    table ``host`` hosts: another bot's table is no table for it (TableNotFound), whatever id a forged tap or
+    a crafted link names (another bot's messages are not its to edit, nor its players' cards its to deal).
 
     One statement reads all but the match; the match comes from the cache when it holds this version,
     else with a second statement (and then the seats again if the table moved on in between)."""
     scene = await uow.tables.scene(table_id)
-    if scene is None:
+    if scene is None or scene.table.bot_id != host:
         raise TableNotFound(table_id)
     record = scene.table
     match = cache.get(table_id, record.version)

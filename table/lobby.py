@@ -40,10 +40,9 @@ class Lobby:
         *,
         thread_id: int = 0,
         topic: str | None = None,
-        bot_id: int = 0,
     ) -> Outcome:
         """Open a table (a lobby) in the group's topic (0: no topic, or General) with the group's house rules,
-        hosted by ``bot_id``: one open table per topic."""
+        hosted by this bot: one open table per topic, whichever bot hosts it (TableAlreadyOpen says which)."""
         ctx = self.ctx
         try:
             async with ctx.uow() as uow:
@@ -55,11 +54,14 @@ class Lobby:
                     created_by=user_id,
                     thread_id=thread_id,
                     topic=topic,
-                    bot_id=bot_id,
+                    bot_id=ctx.bot_id,
                 )
                 await uow.commit()
         except StoredTableAlreadyOpen:
-            raise TableAlreadyOpen(group_id) from None
+            # Read anew: on PostgreSQL the refused INSERT spoiled the transaction it was tried in.
+            async with ctx.uow() as uow:
+                found = await uow.tables.open_in_group(group_id, thread_id)
+            raise TableAlreadyOpen(group_id, None if found is None else found.bot_id) from None
         return Outcome(table=await ctx.load(record.id), repost=True)
 
     async def free_seat(self, table_id: int, user_id: int, seat: int | None = None) -> tuple[Table, int]:
@@ -70,7 +72,7 @@ class Lobby:
     async def join(self, table_id: int, user_id: int, seat: int | None = None) -> Outcome:
         ctx = self.ctx
         async with ctx.turn(table_id), ctx.uow() as uow:
-            table = await read_table(uow, table_id, ctx.matches)
+            table = await read_table(uow, table_id, ctx.matches, host=ctx.bot_id)
             n = _seat_to_take(table, user_id, seat)
             await ctx.save(uow, table)
             await uow.seats.put(table_id, n, user_id=user_id)
@@ -81,7 +83,7 @@ class Lobby:
         """Computer players in the empty seats of the lobby, at the group's level; only for a seated player."""
         ctx = self.ctx
         async with ctx.turn(table_id), ctx.uow() as uow:
-            table = await read_table(uow, table_id, ctx.matches)
+            table = await read_table(uow, table_id, ctx.matches, host=ctx.bot_id)
             if table.status != LOBBY:
                 raise NotInLobby(table_id)
             if user_id is not None and table.seat_of(user_id) is None:
@@ -177,7 +179,7 @@ class Lobby:
         """Close the table (its record and log stay); a seated player, its creator or an admin may."""
         ctx = self.ctx
         async with ctx.turn(table_id), ctx.uow() as uow:
-            table = await read_table(uow, table_id, ctx.matches)
+            table = await read_table(uow, table_id, ctx.matches, host=ctx.bot_id)
             if table.status == CLOSED:
                 raise TableNotFound(table_id)
             allowed = is_admin or user_id is None or user_id == table.created_by or table.seat_of(user_id)

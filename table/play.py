@@ -52,10 +52,10 @@ class Play:
         ctx = self.ctx
         async with ctx.turn(table_id):
             async with ctx.uow() as uow:
-                table = await read_table(uow, table_id, ctx.matches)
+                table = await read_table(uow, table_id, ctx.matches, host=ctx.bot_id)
                 seat = table.seat_of(user_id)
                 if version is not None and version != table.version and seat is not None:
-                    if update_id is not None and await uow.updates.seen(update_id):
+                    if update_id is not None and await uow.updates.seen(update_id, ctx.bot_id):
                         raise AlreadyProcessed(update_id)
                     if not _still_asked(table, seat.n, action):
                         raise StaleVersion(table_id, version, table.version)

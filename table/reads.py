@@ -16,17 +16,18 @@ from .model import Group, Table
 
 
 async def table_in_group(ctx: Context, group_id: int, thread_id: int = 0) -> Table | None:
+    """The open table this bot hosts in the group's topic: another bot's is that bot's to show and move."""
     async with ctx.uow() as uow:
         record = await uow.tables.open_in_group(group_id, thread_id)
-        if record is None:
+        if record is None or record.bot_id != ctx.bot_id:
             return None
-        return await read_table(uow, record.id, ctx.matches)
+        return await read_table(uow, record.id, ctx.matches, host=ctx.bot_id)
 
 
 async def tables_of(ctx: Context, user_id: int, *, with_due: bool = False) -> list[Table]:
     async with ctx.uow() as uow:
-        ids = await uow.seats.tables_of_user(user_id)
-        tables = [await read_table(uow, table_id, ctx.matches) for table_id in ids]
+        ids = await uow.seats.tables_of_user(user_id, ctx.bot_id)
+        tables = [await read_table(uow, table_id, ctx.matches, host=ctx.bot_id) for table_id in ids]
         if with_due:
             tables = [replace(table, due=await turn_due(uow, table)) for table in tables]
         return tables
@@ -41,17 +42,25 @@ class Reads:
         return await self.ctx.load(table_id, with_due=with_due)
 
     async def table_in_group(self, group_id: int, thread_id: int = 0) -> Table | None:
-        """The open table of the group's topic (0: a group without topics, or its General topic)."""
+        """The open table of the group's topic (0: a group without topics, or its General topic), if this bot
+        hosts it."""
         return await table_in_group(self.ctx, group_id, thread_id)
 
-    async def tables_in_group(self, group_id: int) -> list[Table]:
-        """Every open table of the group, in any of its topics."""
+    async def host(self, group_id: int, thread_id: int = 0) -> int | None:
+        """The bot that hosts the open table of the group's topic (None: none is open): a command sent to
+        another bot of the fleet is told where the table is."""
         async with self.ctx.uow() as uow:
-            found = [t for t in await uow.tables.all_open() if t.group_id == group_id]
-            return [await read_table(uow, t.id, self.ctx.matches) for t in found]
+            record = await uow.tables.open_in_group(group_id, thread_id)
+        return None if record is None else record.bot_id
+
+    async def tables_in_group(self, group_id: int) -> list[Table]:
+        """Every open table this bot hosts in the group, in any of its topics."""
+        async with self.ctx.uow() as uow:
+            found = [t for t in await uow.tables.all_open(self.ctx.bot_id) if t.group_id == group_id]
+            return [await read_table(uow, t.id, self.ctx.matches, host=self.ctx.bot_id) for t in found]
 
     async def tables_of(self, user_id: int, *, with_due: bool = False) -> list[Table]:
-        """The open tables where the user sits, with their turns' deadlines when asked."""
+        """The open tables of this bot where the user sits, with their turns' deadlines when asked."""
         return await tables_of(self.ctx, user_id, with_due=with_due)
 
     async def stats(self, group_id: int, user_id: int) -> tuple[Group, Stats | None, list[Standing]]:

@@ -1,4 +1,4 @@
-"""The table layer's use cases, grouped by what they are about; one object per process, built once.
+"""The table layer's use cases, grouped by what they are about; one object per bot in the process, built once.
 
 Every change names the version it was decided on; the save of the new version is conditional on that
 version, so of two writers exactly one wins (the other gets StaleVersion) and a refused use case has written
@@ -33,15 +33,21 @@ from .settings import Settings
 
 
 class TableService:
+    """The use cases of one bot's tables: ``bot_id`` is the bot's Telegram id (its token's first part). The
+    tables it opens are hosted by it; it records its own update ids, fires the deadlines of its own tables only
+    and finds only its own tables, however many bots share the database (a fleet)."""
+
     def __init__(
         self,
         uow: UnitOfWorkFactory,
         *,
+        bot_id: int = 0,
         clock: Callable[[], datetime] = utcnow,
         languages: Sequence[str] = ("zh", "en"),
         decide: Decider = decide_here,
     ) -> None:
-        self.context = Context(uow, clock=clock, decide=decide, languages=tuple(languages))
+        self.bot_id = bot_id
+        self.context = Context(uow, bot_id=bot_id, clock=clock, decide=decide, languages=tuple(languages))
         self.lobby = Lobby(self.context)
         self.play = Play(self.context)
         self.clock = Clock(self.context)

@@ -70,6 +70,8 @@ class Settings:
             changes = _setting(group, change, ctx.languages)
             await uow.groups.update_settings(group_id, **changes)
             table = await uow.tables.open_in_group(group_id, thread_id)
+            if table is not None and table.bot_id != ctx.bot_id:
+                table = None  # another bot's: it takes the group's settings as its own table takes them
             if table is not None and table.status == LOBBY and "house_rules" in changes:
                 await uow.tables.save(table.id, table.version, rules=changes["house_rules"])
             if table is not None and "computer_level" in changes:

@@ -134,7 +134,7 @@ async def advance(
     # The writes come last, with nothing slow between them: on SQLite they hold the database's one write
     # lock from the first to the commit.
     async with ctx.uow() as uow:
-        if update_id is not None and not await uow.updates.record(update_id):
+        if update_id is not None and not await uow.updates.record(update_id, ctx.bot_id):
             raise AlreadyProcessed(update_id)
         version = await ctx.save(uow, table, **write)
         if new_round is not None:

@@ -90,6 +90,20 @@ async def is_admin(update: Update, context: CustomContext) -> bool:
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
 
+async def hosted_elsewhere(context: CustomContext, group: Group, host: int | None) -> str | None:
+    """What a command about the topic's table is told when another bot of the fleet hosts that table (None:
+    this bot hosts it, or none is open): that bot's name, so the command goes to it. Only that bot can show
+    the table and deal the cards (its messages are its own), and one table per topic is all a group has."""
+    if host is None or host == context.desk.service.bot_id:
+        return None
+    try:
+        other = (await context.bot.get_chat_member(group.id, host)).user
+    except TelegramError:
+        return t(group.language, "Another bot hosts the table here: send your commands to it.")
+    name = f"@{other.username}" if other.username else other.first_name
+    return t(group.language, "{bot} hosts the table here: send your commands to {bot}.", bot=name)
+
+
 async def on_error(update: object, context: CustomContext) -> None:
     # Log the kind of failure only: texts and hands stay out of the logs. No traceback reaches a user.
     err = context.error

@@ -13,13 +13,23 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.helpers import create_deep_linked_url
 
 from engine import Rules
-from table import NotAllowed, Nudged, Outcome, Table, TableError, TableNotFound
+from table import NotAllowed, Nudged, Outcome, Table, TableAlreadyOpen, TableError, TableNotFound
 
 from ..i18n import t
 from ..keyboards import stop_keyboard
 from ..texts.answers import help_text, rules_text, stats_text
 from ..texts.words import seat_infos
-from .common import Handler, anonymous_admin, in_private, is_admin, reply, this_group, thread_of, topic_of
+from .common import (
+    Handler,
+    anonymous_admin,
+    hosted_elsewhere,
+    in_private,
+    is_admin,
+    reply,
+    this_group,
+    thread_of,
+    topic_of,
+)
 from .context import CustomContext
 from .refusals import refusal
 
@@ -63,6 +73,11 @@ async def cmd_new(update: Update, context: CustomContext) -> None:
         outcome = await context.desk.service.lobby.open(
             group.id, user.id, thread_id=thread_of(update), topic=topic_of(update)
         )
+    except TableAlreadyOpen as e:
+        # Another bot of the fleet may host it: the topic's one table is that bot's, and the user is told so.
+        told = await hosted_elsewhere(context, group, e.host)
+        await reply(context, update, told or refusal(group.language, e, "open"))
+        return
     except TableError as e:
         await reply(context, update, refusal(group.language, e, "open"))
         return
@@ -79,9 +94,11 @@ def with_open_table(command: TableCommand) -> Handler:
     @functools.wraps(command)
     async def handler(update: Update, context: CustomContext) -> None:
         group = await this_group(context, update)
-        table = await context.desk.service.reads.table_in_group(group.id, thread_of(update))
+        reads = context.desk.service.reads
+        table = await reads.table_in_group(group.id, thread_of(update))
         if table is None:
-            await reply(context, update, t(group.language, "No table is open: /new opens one."))
+            told = await hosted_elsewhere(context, group, await reads.host(group.id, thread_of(update)))
+            await reply(context, update, told or t(group.language, "No table is open: /new opens one."))
             return
         await command(update, context, table)
 

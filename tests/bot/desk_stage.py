@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from recording_bot import BOT_USERNAME, Call, RecordingBot
+from recording_bot import Call, RecordingBot
 from telegram import ChatMember, ChatMemberMember, ChatMemberOwner, Update, User
 from telegram.ext import Application
 from unit_support import GROUP, NAMES, SIX, TITLE, Stage
@@ -36,6 +36,7 @@ class StandIn(RecordingBot):
     and asking who is an admin take."""
 
     admins: set[int] = field(default_factory=set)
+    others: dict[int, User] = field(default_factory=dict)  # the other bots in the group, by id
 
     async def initialize(self) -> None:
         return None
@@ -54,6 +55,8 @@ class StandIn(RecordingBot):
         return True
 
     async def get_chat_member(self, chat_id: int, user_id: int, **_: Any) -> ChatMember:
+        if user_id in self.others:
+            return ChatMemberMember(self.others[user_id])
         user = User(user_id, NAMES.get(user_id, str(user_id)), False)
         return ChatMemberOwner(user, False) if user_id in self.admins else ChatMemberMember(user)
 
@@ -66,9 +69,9 @@ class DeskStage(Stage):
     def __post_init__(self) -> None:
         super().__post_init__()
         # One bot for the outbox and the Application both: the record then holds every call, in order.
-        self.bot = StandIn(clock=self.time.time)
+        self.bot = StandIn(clock=self.time.time, username=self.username)
         self.outbox = Outbox(self.bot.as_bot(), self.pace, clock=self.time)
-        self.presenter = Presenter(self.outbox, self.service, BOT_USERNAME, clock=self.when)
+        self.presenter = Presenter(self.outbox, self.service, self.username, clock=self.when)
         self.desk = Desk(self.service, self.presenter, self.outbox, None, clock=self.when)
         self.app: GoujiApplication = assemble(
             Application.builder().bot(self.bot.as_bot()).updater(None).job_queue(None)
@@ -184,10 +187,10 @@ class DeskStage(Stage):
 
 
 @asynccontextmanager
-async def staged() -> AsyncIterator[DeskStage]:
-    """A stage with its desk started (listening to the outbox's reports) and its Application initialised;
-    both stopped at the end."""
-    stage = DeskStage()
+async def staged(**fields: Any) -> AsyncIterator[DeskStage]:
+    """A stage (with these fields: another bot of a fleet on a shared store, say) with its desk started
+    (listening to the outbox's reports) and its Application initialised; both stopped at the end."""
+    stage = DeskStage(**fields)
     await stage.app.initialize()
     await stage.desk.start()
     try:

@@ -43,12 +43,15 @@ class Stage:
     time: FakeClock = field(default_factory=FakeClock)  # the outbox's (Telegram's pace)
     pace: Pace = field(default_factory=Pace)  # Telegram's limits, as the bot keeps them by default
     deal: int = 5  # the seed of the first round's deal
+    # The bot: a fleet's bots are stages sharing one store (and one ``when``), each with its own id and name.
+    bot_id: int = 0
+    username: str = BOT_USERNAME
 
     def __post_init__(self) -> None:
-        self.service = TableService(self.store.uow, clock=self.when)
-        self.bot = RecordingBot(clock=self.time.time)
+        self.service = TableService(self.store.uow, bot_id=self.bot_id, clock=self.when)
+        self.bot = RecordingBot(clock=self.time.time, username=self.username)
         self.outbox = Outbox(self.bot.as_bot(), self.pace, clock=self.time)
-        self.presenter = Presenter(self.outbox, self.service, BOT_USERNAME, clock=self.when)
+        self.presenter = Presenter(self.outbox, self.service, self.username, clock=self.when)
 
     # ------------------------------------------------------------------ showing, and letting it go out
 

@@ -222,7 +222,7 @@ async def test_a_turn_message_whose_turn_another_worker_closed_meanwhile_loses_i
     async def other_worker_moves_on(chat_id: int, markup: Any, message_id: int | None) -> None:
         if chat_id in (ann.id, ben.id) and markup is not None and not raced and message_id is not None:
             raced.append((chat_id, message_id))
-            other_service = TableService(other_uow)
+            other_service = TableService(other_uow, bot_id=bot_app.bot.id)
             view = await other_service.reads.load(1)
             assert view.match is not None and view.to_act is not None and view.to_act.user_id == chat_id
             legal = view.match.legal_actions()

@@ -17,13 +17,10 @@ import random
 import socket
 import subprocess
 import sys
-import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
 import asyncpg
-import pytest
 from aiohttp import web
 from players import Table
 
@@ -31,7 +28,6 @@ from emulator import TelegramEmulator
 from storage import make_engine, uow_factory
 from table.rebuild import rebuild_round
 
-PG_DSN = os.environ.get("GOUJI_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 SECRET = "scale-test-secret"
 TIMEOUT_S = 2
 REPO = Path(__file__).resolve().parents[2]
@@ -50,26 +46,6 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-@pytest.fixture
-async def pg_database() -> AsyncIterator[str]:
-    name = f"gouji_scale_{uuid.uuid4().hex[:10]}"
-    try:
-        conn = await asyncpg.connect(PG_DSN, timeout=3)
-    except Exception as exc:  # any failure means there is no PostgreSQL to run against here
-        pytest.skip(f"PostgreSQL not reachable at {PG_DSN}: {type(exc).__name__}: {exc}")
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-    base = PG_DSN.rpartition("/")[0]
-    yield f"{base}/{name}"
-    conn = await asyncpg.connect(PG_DSN)
-    try:
-        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await conn.close()
 
 
 class RoundRobin:

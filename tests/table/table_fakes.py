@@ -54,8 +54,8 @@ class _Data:
     actions: list[LoggedAction] = field(default_factory=list)
     deadlines: dict[int, DeadlineRecord] = field(default_factory=dict)
     updates: set[tuple[int, int]] = field(default_factory=set)  # (bot, update id)
-    retry_until: dict[int, datetime] = field(default_factory=dict)
-    blocked: set[int] = field(default_factory=set)
+    retry_until: dict[tuple[int, int], datetime] = field(default_factory=dict)  # (bot, chat)
+    blocked: set[tuple[int, int]] = field(default_factory=set)  # (bot, chat)
 
 
 class FakeStore:
@@ -185,7 +185,11 @@ class FakeTables(_Repo):
             for s in seats
             if s.user_id is not None and (u := self.d.users.get(s.user_id)) is not None
         }
-        return TableScene(_record(row, with_state=False), self.d.groups.get(row["group_id"]), seats, users)
+        group = self.d.groups.get(row["group_id"])
+        if group is not None:
+            # Whether the table's bot may write in its group, as storage joins it from chat_limits.
+            group = replace(group, reachable=(row["bot_id"], row["group_id"]) not in self.d.blocked)
+        return TableScene(_record(row, with_state=False), group, seats, users)
 
     async def get(self, table_id: int, *, with_state: bool = True) -> TableRecord | None:
         row = self.d.tables.get(table_id)
@@ -203,14 +207,26 @@ class FakeTables(_Repo):
             None,
         )
 
-    async def all_open(self) -> list[TableRecord]:
-        return [_record(r) for _, r in sorted(self.d.tables.items()) if r["status"] != "closed"]
+    async def all_open(self, bot_id: int = 0) -> list[TableRecord]:
+        return [
+            _record(r)
+            for _, r in sorted(self.d.tables.items())
+            if r["status"] != "closed" and r["bot_id"] == bot_id
+        ]
 
-    async def waiting_without_deadline(self) -> list[int]:
+    async def waiting_without_deadline(self, bot_id: int = 0) -> list[int]:
         armed = {(d.table_id, d.version) for d in self.d.deadlines.values()}
         return sorted(
-            t for t, r in self.d.tables.items() if r["status"] == "playing" and (t, r["version"]) not in armed
+            t
+            for t, r in self.d.tables.items()
+            if r["status"] == "playing" and r["bot_id"] == bot_id and (t, r["version"]) not in armed
         )
+
+    async def adopt(self, bot_id: int) -> int:
+        legacy = [r for r in self.d.tables.values() if r["bot_id"] == 0]
+        for row in legacy:
+            row["bot_id"] = bot_id
+        return len(legacy)
 
     async def all(self) -> list[TableRecord]:
         return [_record(r) for _, r in sorted(self.d.tables.items())]
@@ -301,11 +317,13 @@ class FakeSeats(_Repo):
             return True
         return record.hand_message_id == message_id
 
-    async def tables_of_user(self, user_id: int) -> list[int]:
+    async def tables_of_user(self, user_id: int, bot_id: int = 0) -> list[int]:
         return sorted(
             t
             for (t, _), s in self.d.seats.items()
-            if s.user_id == user_id and self.d.tables[t]["status"] != "closed"
+            if s.user_id == user_id
+            and self.d.tables[t]["status"] != "closed"
+            and self.d.tables[t]["bot_id"] == bot_id
         )
 
 
@@ -382,15 +400,21 @@ class FakeDeadlines(_Repo):
     async def of_table(self, table_id: int) -> list[DeadlineRecord]:
         return [d for _, d in sorted(self.d.deadlines.items()) if d.table_id == table_id]
 
-    async def pending(self) -> list[DeadlineRecord]:
-        return sorted(self.d.deadlines.values(), key=lambda d: (d.due_at, d.id))
+    def _hosted(self, d: DeadlineRecord, bot_id: int) -> bool:
+        return bool(self.d.tables[d.table_id]["bot_id"] == bot_id)
+
+    async def pending(self, bot_id: int = 0) -> list[DeadlineRecord]:
+        mine = (d for d in self.d.deadlines.values() if self._hosted(d, bot_id))
+        return sorted(mine, key=lambda d: (d.due_at, d.id))
 
     async def claim_due(
-        self, worker: str, *, now: datetime | None = None, lease: timedelta = LEASE
+        self, worker: str, *, bot_id: int = 0, now: datetime | None = None, lease: timedelta = LEASE
     ) -> list[DeadlineRecord]:
         now = now or _now()
         claimed = []
         for n, d in sorted(self.d.deadlines.items(), key=lambda kv: (kv[1].due_at, kv[0])):
+            if not self._hosted(d, bot_id):
+                continue
             if d.due_at <= now and (
                 d.claimed_by is None or d.claimed_at is None or d.claimed_at < now - lease
             ):
@@ -421,17 +445,32 @@ class FakeDeadlines(_Repo):
 
 
 class FakeChats(_Repo):
-    async def read(self) -> ChatLimits:
-        return ChatLimits(dict(self.d.retry_until), frozenset(self.d.blocked))
+    async def read(self, bot_id: int = 0) -> ChatLimits:
+        retry = {chat: until for (bot, chat), until in self.d.retry_until.items() if bot == bot_id}
+        return ChatLimits(retry, frozenset(chat for bot, chat in self.d.blocked if bot == bot_id))
 
-    async def retry_until(self, chat_id: int, until: datetime) -> None:
-        self.d.retry_until[chat_id] = until
+    async def retry_until(self, chat_id: int, until: datetime, bot_id: int = 0) -> None:
+        self.d.retry_until[(bot_id, chat_id)] = until
 
-    async def blocked(self, chat_id: int, blocked: bool) -> None:
+    async def blocked(self, chat_id: int, blocked: bool, bot_id: int = 0) -> None:
         if blocked:
-            self.d.blocked.add(chat_id)
+            self.d.blocked.add((bot_id, chat_id))
         else:
-            self.d.blocked.discard(chat_id)
+            self.d.blocked.discard((bot_id, chat_id))
+
+    async def is_blocked(self, chat_id: int, bot_id: int = 0) -> bool:
+        return (bot_id, chat_id) in self.d.blocked
+
+    async def adopt(self, bot_id: int) -> int:
+        known = {chat for bot, chat in (*self.d.blocked, *self.d.retry_until) if bot == bot_id}
+        legacy = {chat for bot, chat in (*self.d.blocked, *self.d.retry_until) if bot == 0} - known
+        for chat in legacy:
+            if (0, chat) in self.d.blocked:
+                self.d.blocked.discard((0, chat))
+                self.d.blocked.add((bot_id, chat))
+            if (0, chat) in self.d.retry_until:
+                self.d.retry_until[(bot_id, chat)] = self.d.retry_until.pop((0, chat))
+        return len(legacy)
 
 
 class FakeUpdates(_Repo):
@@ -443,6 +482,12 @@ class FakeUpdates(_Repo):
 
     async def seen(self, update_id: int, bot_id: int = 0) -> bool:
         return (bot_id, update_id) in self.d.updates
+
+    async def adopt(self, bot_id: int) -> int:
+        legacy = {u for b, u in self.d.updates if b == 0} - {u for b, u in self.d.updates if b == bot_id}
+        self.d.updates -= {(0, u) for u in legacy}
+        self.d.updates |= {(bot_id, u) for u in legacy}
+        return len(legacy)
 
 
 class FakeUnitOfWork:
