@@ -107,6 +107,15 @@ def _of_host(bot_id: int) -> Any:
     )
 
 
+async def _adopt(connection: AsyncConnection, table: Table, key: str, bot_id: int) -> int:
+    """The rows of ``table`` kept before bots were told apart (bot 0) become ``bot_id``'s, but for a ``key``
+    it has a row of its own for since; how many."""
+    mine = table.alias("mine")
+    known = select(mine.c[key]).where(mine.c.bot_id == bot_id, mine.c[key] == table.c[key]).exists()
+    result = await connection.execute(update(table).where(table.c.bot_id == 0, ~known).values(bot_id=bot_id))
+    return int(result.rowcount)
+
+
 def _stats(row: Any) -> Stats:
     places = (row.place_1, row.place_2, row.place_3, row.place_4, row.place_5, row.place_6)  # 头科 first
     return Stats(rounds_played=row.rounds_played, points=row.points, places=places, team_wins=row.team_wins)
@@ -904,16 +913,7 @@ class ChatLimitRepository(_Repository):
     async def adopt(self, bot_id: int) -> int:
         """What Telegram said before bots were told apart (bot 0) was said to ``bot_id``; a chat it has heard
         of itself since keeps what it heard."""
-        mine = chat_limits_t.alias("mine")
-        known = (
-            select(mine.c.chat_id)
-            .where(mine.c.bot_id == bot_id, mine.c.chat_id == chat_limits_t.c.chat_id)
-            .exists()
-        )
-        result = await self.connection.execute(
-            update(chat_limits_t).where(chat_limits_t.c.bot_id == 0, ~known).values(bot_id=bot_id)
-        )
-        return int(result.rowcount)
+        return await _adopt(self.connection, chat_limits_t, "chat_id", bot_id)
 
 
 class UpdateRepository(_Repository):
@@ -944,16 +944,7 @@ class UpdateRepository(_Repository):
     async def adopt(self, bot_id: int) -> int:
         """The ids recorded before bots were told apart (bot 0) are ``bot_id``'s: an update delivered again
         after the upgrade is still known. An id it has recorded itself since is left as it is."""
-        mine = updates_t.alias("mine")
-        known = (
-            select(mine.c.update_id)
-            .where(mine.c.bot_id == bot_id, mine.c.update_id == updates_t.c.update_id)
-            .exists()
-        )
-        result = await self.connection.execute(
-            update(updates_t).where(updates_t.c.bot_id == 0, ~known).values(bot_id=bot_id)
-        )
-        return int(result.rowcount)
+        return await _adopt(self.connection, updates_t, "update_id", bot_id)
 
     async def forget_before(self, moment: datetime) -> int:
         """Drop old ids: Telegram stops redelivering an update after 24 hours."""
