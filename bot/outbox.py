@@ -48,8 +48,8 @@ log = logging.getLogger(__name__)
 Markup = InlineKeyboardMarkup | None
 SHOWN_MAX = 200_000  # messages whose last content is remembered (about 100 bytes each)
 ATTEMPTS = 4  # a call that fails on the network is tried this often, 0.5 s, 1 s, 2 s apart
-LINGER_STEP = 0.05  # how often a lingering edit looks for what came after it (Outbox.edit)
-GROUP_SHARE = 4  # under the overall limit, a waiting group gets at least one slot in this many (_Gate)
+LINGER_STEP = 0.02  # how often a lingering edit looks for what came after it (Outbox.edit)
+REST_SHARE = 4  # under the overall limit, what does not ring gets at least one slot in this many (_Gate)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,41 +151,42 @@ class _Window:
 
 @dataclass
 class _Gate:
-    """The overall limit, shared by every chat. When more is queued than the token may send, private chats go
-    first: a private message is what a player waits for (his turn, his composer redrawn, the answer to his
-    move), while a group's table is an edit that later edits coalesce into, so holding it back costs the group
-    little and saves a call. Groups still get every :data:`GROUP_SHARE`-th slot while they wait, so the table
-    is never starved. Measured at 100 tables of two quick humans and four strong computers, where the token is
-    the ceiling (``benches.load --tables 100 --humans 2 --level strong``): first come, first served made a
-    move wait p50 5.3 s, p99 16.0 s for the next human's turn message (issue 23)."""
+    """The overall limit, shared by every chat. When more is queued than the token may send, a message that
+    rings goes first: a turn message, what keeps a table moving (only what asks something of the reader
+    rings); the rest (edits: a composer redrawn, a mover's line, a group's table, which later edits coalesce
+    into; silent news) follows first come, first served, and gets every :data:`REST_SHARE`-th slot while it
+    waits, so it is never starved. Measured where the token is the ceiling (``benches.load --tables 100``):
+    first come, first served made a move wait p50 5.3 s, p99 16.0 s for the next human's turn message at
+    tables of two humans and four strong computers (issue 23); private chats before groups, every message of
+    theirs alike, made it p50 24.7 s, p99 55 s at tables of six humans (all their messages are private)."""
 
-    __slots__ = ("clock", "groups", "privates", "runner", "since_group", "window")
+    __slots__ = ("clock", "first", "rest", "runner", "since_rest", "window")
 
     def __init__(self, window: _Window, clock: Clock) -> None:
         self.window, self.clock = window, clock
-        self.privates: deque[asyncio.Future[None]] = deque()
-        self.groups: deque[asyncio.Future[None]] = deque()
-        self.since_group = 0  # private slots given since a waiting group last had one
+        self.first: deque[asyncio.Future[None]] = deque()
+        self.rest: deque[asyncio.Future[None]] = deque()
+        self.since_rest = 0  # slots given to the first since the waiting rest last had one
         self.runner: asyncio.Task[None] | None = None
 
-    async def enter(self, chat_id: int) -> None:
+    async def enter(self, first: bool) -> None:
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        (self.privates if chat_id > 0 else self.groups).append(fut)
+        (self.first if first else self.rest).append(fut)
         if self.runner is None or self.runner.done():
             self.runner = asyncio.create_task(self._run())
         await fut
 
     async def _run(self) -> None:
-        while self.privates or self.groups:
+        while self.first or self.rest:
             wait = self.window.wait(self.clock.time())
             if wait > 0:
                 await self.clock.sleep(wait)
                 continue
-            group_turn = bool(self.groups) and (not self.privates or self.since_group >= GROUP_SHARE - 1)
-            fut = (self.groups if group_turn else self.privates).popleft()
+            rest_turn = bool(self.rest) and (not self.first or self.since_rest >= REST_SHARE - 1)
+            fut = (self.rest if rest_turn else self.first).popleft()
             if fut.done():  # its worker was cancelled while it waited
                 continue
-            self.since_group = 0 if group_turn or not self.groups else self.since_group + 1
+            self.since_rest = 0 if rest_turn or not self.rest else self.since_rest + 1
             self.window.use(self.clock.time())
             fut.set_result(None)
 
@@ -219,6 +220,7 @@ class Outbox:
         self._shown: OrderedDict[tuple[int, int], tuple[str, str]] = OrderedDict()
         self._windows: dict[int, _Window] = {}
         self._retry_until: dict[int, float] = {}  # chat -> the clock's time
+        self._lingering: dict[int, asyncio.Event] = {}  # chat -> set to end its lingering edit's wait
         p = self.pace
         self._total = _Gate(_Window(p.total_messages, p.total_period + p.margin), self.clock)
         self.calls: dict[str, int] = {}
@@ -277,10 +279,11 @@ class Outbox:
         self, chat_id: int, message_id: int, text: str, markup: Markup = None, *, linger: float = 0.0
     ) -> None:
         """Make the message show this (coalesced with edits of it not yet sent; nothing sent if it shows it).
-        With ``linger``, where this edit would take the last message its chat's window allows, it waits up to
-        that long for the next edit of the message and goes out as that one: a mover's line of what he did,
-        while the computers move after him, becomes his next turn in one call rather than two (the window full,
-        his turn waited for a slot: up to 2.5 s at 20 tables of strong computers, issue 23)."""
+        With ``linger``, it waits up to that long, until anything else is queued for its chat or it is
+        released (:meth:`release`), and an edit of the same message queued meanwhile goes out in its place: a
+        mover's line of what he did, while the computers move after him, becomes his next turn in one call
+        rather than two (two cost 0.2 calls more per human action at tables of normal computers, and with the
+        window full his turn waited for a slot: up to 2.5 s at 20 tables of strong computers, issue 23)."""
         if chat_id in self.blocked:
             return
         key = (chat_id, message_id)
@@ -389,13 +392,15 @@ class Outbox:
                     # taken for the turn while the line waited, and its keyboard stripped from the turn's
                     # text: tests/bot/test_e2e_told.py, the follow-on of issue 23).
                     self._remember(job)
-                if job.linger and self._last_slot(chat_id):
+                if job.linger:
                     await self._linger(job, q)
                 if job.kind not in ("delete", "unpin"):  # not among the messages Telegram counts
-                    await self._pace(job.chat_id)
+                    await self._pace(
+                        job.chat_id, first=job.kind == "send" and not job.extra.get("disable_notification")
+                    )
                     if job.kind == "edit" and q and q[0] is self._edits.get((chat_id, job.message_id or 0)):
-                        # The next edit of this message came while this one waited (a group waits longest,
-                        # _Gate; a lingering edit waits for it): one call shows the latest.
+                        # The next edit of this message came while this one waited (for a slot, _Gate, or
+                        # lingering for it): one call shows the latest.
                         later = q.popleft()
                         del self._edits[(chat_id, job.message_id or 0)]
                         job.text, job.markup = later.text, later.markup
@@ -405,21 +410,23 @@ class Outbox:
         if self._windows.get(chat_id) is not None and not self._windows[chat_id].times:
             self._windows.pop(chat_id, None)
 
-    def _last_slot(self, chat_id: int) -> bool:
-        """One more message fits in this private chat's window, and it is the last."""
-        window = self._window(chat_id)
-        return (
-            chat_id > 0 and window.wait(self.clock.time()) == 0 and len(window.times) == window.messages - 1
-        )
-
     async def _linger(self, job: _Job, q: deque[_Job]) -> None:
         """Wait up to the job's linger, until anything else is queued for its chat (the next edit of its
-        message is then taken in by the edit after the pace)."""
+        message is then taken in by the edit after the pace) or the chat is released."""
+        released = self._lingering[job.chat_id] = asyncio.Event()
         until = self.clock.time() + job.linger
-        while not q and (left := until - self.clock.time()) > 0:
+        while not q and not released.is_set() and (left := until - self.clock.time()) > 0:
             await self.clock.sleep(min(LINGER_STEP, left))
+        del self._lingering[job.chat_id]
 
-    async def _pace(self, chat_id: int) -> None:
+    def release(self, chat_id: int) -> None:
+        """What an edit lingers for in this chat has come (the computers after the mover have moved, and the
+        turn did not come back to him): it goes now."""
+        released = self._lingering.get(chat_id)
+        if released is not None:
+            released.set()
+
+    async def _pace(self, chat_id: int, *, first: bool = False) -> None:
         clock = self.clock
         window = self._window(chat_id)
         while True:
@@ -429,7 +436,7 @@ class Outbox:
                 break
             await clock.sleep(wait)
         self._retry_until.pop(chat_id, None)
-        await self._total.enter(chat_id)
+        await self._total.enter(first)
         window.use(clock.time())
 
     async def _deliver(self, job: _Job, q: deque[_Job]) -> int | None:

@@ -60,10 +60,10 @@ from .texts.player import (
 from .texts.words import glossary_lines, reader_language, seat_infos, terms_in
 
 log = logging.getLogger(__name__)
-# A mover's line of what he did waits this long for the computers after him, where his chat has one message
-# left in Telegram's window (Outbox.edit's linger): the turn they hand back to him is then that line redrawn,
-# and it comes at once rather than when the window frees (the computers' stretch: p50 0.3 s, at most about
-# 1 s at 20 tables of strong computers, benches.load).
+# A mover's line of what he did waits at most this long for the computers after him (Outbox.edit's linger;
+# his tap's ✓ answered it at once): the turn they hand back to him is then that line redrawn, one call and not
+# two, and it comes at once rather than when his chat's window frees. The computers' stretch takes p50 0.3 s,
+# at most about 1 s, at 20 tables of strong computers; tens of milliseconds with normal ones (benches.load).
 MOVER_LINGER_S = 1.0
 
 
@@ -254,6 +254,11 @@ class Presenter:
                     await self._new_hand_message(table, seat, deal, cards_keyboard(plang, table))
             if over:
                 self.outbox.send(seat.user_id, round_end_text(plang, table, seat.n), silent=True)
+        if outcome.follows is not None:
+            # The computers after his move have moved: his line, if it still waits for them, goes now.
+            follower = table.seat(outcome.follows)
+            if follower is not None and follower.user_id is not None:
+                self.outbox.release(follower.user_id)
         for asked in (s for s in table.humans if s.n in to_prompt):
             n = asked.n
             # Nothing moved (another seat went to 托管 or came back): his turn is the one he was asked, so the
