@@ -170,6 +170,10 @@ class _Gate:
         self.runner: asyncio.Task[None] | None = None
 
     async def enter(self, first: bool) -> None:
+        now = self.clock.time()
+        if not self.first and not self.rest and self.window.wait(now) == 0:
+            self.window.use(now)  # nobody waits: go at once, as an uncontended lock lets one through
+            return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         (self.first if first else self.rest).append(fut)
         if self.runner is None or self.runner.done():
