@@ -12,7 +12,7 @@ from fake_clock import FakeClock
 from recording_bot import RecordingBot, blocked, migrated, not_modified, retry_after, too_old_to_delete
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.outbox import ChatBlocked, GroupMigrated, Outbox, Pace, Report, RetryWindow, _Window
+from bot.outbox import ChatBlocked, GroupMigrated, Outbox, Pace, Report, RetryWindow, _Gate, _Window
 from storage.models import utcnow
 
 pytestmark = pytest.mark.unit
@@ -439,3 +439,16 @@ async def test_a_lingering_line_goes_out_when_released_or_at_the_latest_after_it
     outbox.edit(ANN, turn, "you K · 35 cards left · the trick is yours", None, linger=1.0)
     await clock.run()
     assert bot.to(ANN)[-1].at - start == pytest.approx(1.0, abs=0.03)  # type: ignore[operator]
+
+
+async def test_with_nobody_waiting_a_message_passes_the_overall_gate_without_waiting_a_turn(
+    clock: FakeClock,
+) -> None:
+    """Two chats' messages queued together must leave together: when the gate made each wait a turn of the
+    loop, the second left after the first's 429 had come back, inside the window Telegram had just told for
+    every chat (found end to end: tests/bot/test_e2e_situations.py, a join during a 429)."""
+    gate = _Gate(_Window(30, 1.2), clock)
+    entering = gate.enter(first=False)
+    with pytest.raises(StopIteration):
+        entering.send(None)  # done at its first step: no await on the runner
+    assert gate.runner is None
