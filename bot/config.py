@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from dotenv import load_dotenv
 
-from .outbox import Pace
+from .pace import Pace
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///gouji.db"
 

@@ -35,7 +35,7 @@ import warnings
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from telegram import Bot, InlineKeyboardMarkup
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
@@ -43,13 +43,14 @@ from telegram.warnings import PTBUserWarning
 
 from storage.models import utcnow
 
+from .pace import Clock, Gate, LoopClock, Pace, Window
+
 log = logging.getLogger(__name__)
 
 Markup = InlineKeyboardMarkup | None
 SHOWN_MAX = 200_000  # messages whose last content is remembered (about 100 bytes each)
 ATTEMPTS = 4  # a call that fails on the network is tried this often, 0.5 s, 1 s, 2 s apart
 LINGER_STEP = 0.02  # how often a lingering edit looks for what came after it (Outbox.edit)
-REST_SHARE = 4  # under the overall limit, what does not ring gets at least one slot in this many (_Gate)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,123 +77,6 @@ class RetryWindow:
 
 
 Report = ChatBlocked | GroupMigrated | RetryWindow
-
-
-class Clock(Protocol):
-    """The time the outbox keeps Telegram's pace by, in seconds, and its way of waiting for it."""
-
-    def time(self) -> float: ...
-
-    async def sleep(self, seconds: float) -> None: ...
-
-
-class LoopClock:
-    """The event loop's clock (the bot's): what the outbox keeps time by unless a test gives its own."""
-
-    def time(self) -> float:
-        return asyncio.get_running_loop().time()
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-
-
-@dataclass(frozen=True)
-class Pace:
-    """Telegram's limits as the outbox keeps them: ``messages`` per sliding ``period`` seconds."""
-
-    group_messages: int = 20
-    group_period: float = 60.0
-    private_messages: int = 3
-    private_period: float = 3.0
-    total_messages: int = 30
-    total_period: float = 1.0
-    # A call reaches Telegram a little after it leaves: each window is kept this much longer.
-    margin: float = 0.2
-
-
-class _Window:
-    """A sliding window of the moments calls went out, and for a group a bucket of ``burst`` calls refilled
-    evenly, so that a burst (a round's end, a new round's table) goes at once and steady play is spread over
-    the minute: burst + refill over the period never exceeds the window's limit."""
-
-    __slots__ = ("burst", "messages", "period", "rate", "times", "tokens", "updated")
-
-    def __init__(self, messages: int, period: float, burst: int = 0) -> None:
-        self.messages, self.period, self.burst = messages, period, burst
-        self.rate = (messages - burst) / period  # tokens a second
-        self.tokens, self.updated = float(burst), 0.0
-        self.times: deque[float] = deque()
-
-    def _refill(self, now: float) -> None:
-        if self.burst:
-            self.tokens = min(float(self.burst), self.tokens + (now - self.updated) * self.rate)
-        self.updated = now
-
-    def wait(self, now: float) -> float:
-        """Seconds until one more call fits."""
-        times = self.times
-        while times and times[0] <= now - self.period:
-            times.popleft()
-        wait = 0.0
-        if len(times) >= self.messages:
-            wait = times[0] + self.period - now
-        if self.burst:
-            self._refill(now)
-            if self.tokens < 1:
-                wait = max(wait, (1 - self.tokens) / self.rate)
-        return max(0.0, wait)
-
-    def use(self, now: float) -> None:
-        self.times.append(now)
-        if self.burst:
-            self._refill(now)
-            self.tokens -= 1
-
-
-@dataclass
-class _Gate:
-    """The overall limit, shared by every chat. When more is queued than the token may send, a message that
-    rings goes first: a turn message, what keeps a table moving (only what asks something of the reader
-    rings); the rest (edits: a composer redrawn, a mover's line, a group's table, which later edits coalesce
-    into; silent news) follows first come, first served, and gets every :data:`REST_SHARE`-th slot while it
-    waits, so it is never starved. Measured where the token is the ceiling (``benches.load --tables 100``):
-    first come, first served made a move wait p50 5.3 s, p99 16.0 s for the next human's turn message at
-    tables of two humans and four strong computers (issue 23); private chats before groups, every message of
-    theirs alike, made it p50 24.7 s, p99 55 s at tables of six humans (all their messages are private)."""
-
-    __slots__ = ("clock", "first", "rest", "runner", "since_rest", "window")
-
-    def __init__(self, window: _Window, clock: Clock) -> None:
-        self.window, self.clock = window, clock
-        self.first: deque[asyncio.Future[None]] = deque()
-        self.rest: deque[asyncio.Future[None]] = deque()
-        self.since_rest = 0  # slots given to the first since the waiting rest last had one
-        self.runner: asyncio.Task[None] | None = None
-
-    async def enter(self, first: bool) -> None:
-        now = self.clock.time()
-        if not self.first and not self.rest and self.window.wait(now) == 0:
-            self.window.use(now)  # nobody waits: go at once, as an uncontended lock lets one through
-            return
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        (self.first if first else self.rest).append(fut)
-        if self.runner is None or self.runner.done():
-            self.runner = asyncio.create_task(self._run())
-        await fut
-
-    async def _run(self) -> None:
-        while self.first or self.rest:
-            wait = self.window.wait(self.clock.time())
-            if wait > 0:
-                await self.clock.sleep(wait)
-                continue
-            rest_turn = bool(self.rest) and (not self.first or self.since_rest >= REST_SHARE - 1)
-            fut = (self.rest if rest_turn else self.first).popleft()
-            if fut.done():  # its worker was cancelled while it waited
-                continue
-            self.since_rest = 0 if rest_turn or not self.rest else self.since_rest + 1
-            self.window.use(self.clock.time())
-            fut.set_result(None)
 
 
 @dataclass
@@ -222,11 +106,11 @@ class Outbox:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._edits: dict[tuple[int, int], _Job] = {}  # pending, not yet started: the latest content wins
         self._shown: OrderedDict[tuple[int, int], tuple[str, str]] = OrderedDict()
-        self._windows: dict[int, _Window] = {}
+        self._windows: dict[int, Window] = {}
         self._retry_until: dict[int, float] = {}  # chat -> the clock's time
         self._lingering: dict[int, asyncio.Event] = {}  # chat -> set to end its lingering edit's wait
         p = self.pace
-        self._total = _Gate(_Window(p.total_messages, p.total_period + p.margin), self.clock)
+        self._total = Gate(Window(p.total_messages, p.total_period + p.margin), self.clock)
         self.calls: dict[str, int] = {}
         self.refused = 0  # 429s received
         self.failed = 0  # calls given up after ATTEMPTS
@@ -366,14 +250,14 @@ class Outbox:
         if worker is None or worker.done():
             self._workers[job.chat_id] = asyncio.create_task(self._work(job.chat_id, q))
 
-    def _window(self, chat_id: int) -> _Window:
+    def _window(self, chat_id: int) -> Window:
         window = self._windows.get(chat_id)
         if window is None:
             p = self.pace
             if chat_id > 0:  # a user's private chat
-                window = _Window(p.private_messages, p.private_period + p.margin)
+                window = Window(p.private_messages, p.private_period + p.margin)
             else:
-                window = _Window(
+                window = Window(
                     p.group_messages, p.group_period + p.margin, burst=min(4, p.group_messages // 5)
                 )
             self._windows[chat_id] = window
@@ -403,7 +287,7 @@ class Outbox:
                         job.chat_id, first=job.kind == "send" and not job.extra.get("disable_notification")
                     )
                     if job.kind == "edit" and q and q[0] is self._edits.get((chat_id, job.message_id or 0)):
-                        # The next edit of this message came while this one waited (for a slot, _Gate, or
+                        # The next edit of this message came while this one waited (for a slot, Gate, or
                         # lingering for it): one call shows the latest.
                         later = q.popleft()
                         del self._edits[(chat_id, job.message_id or 0)]

@@ -1,4 +1,4 @@
-"""Time for the outbox that moves only when a test moves it (``bot.outbox.Clock``): a wait of Telegram's pace
+"""Time for the outbox that moves only when a test moves it (``bot.pace.Clock``): a wait of Telegram's pace
 costs the test nothing, and what goes out when is exact. A sleeper is woken when the test moves the time past
 its moment; the tasks that are ready run in between (``settle``)."""
 

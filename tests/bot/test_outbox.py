@@ -12,7 +12,8 @@ from fake_clock import FakeClock
 from recording_bot import RecordingBot, blocked, migrated, not_modified, retry_after, too_old_to_delete
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.outbox import ChatBlocked, GroupMigrated, Outbox, Pace, Report, RetryWindow, _Gate, _Window
+from bot.outbox import ChatBlocked, GroupMigrated, Outbox, Report, RetryWindow
+from bot.pace import Gate, Pace, Window
 from storage.models import utcnow
 
 pytestmark = pytest.mark.unit
@@ -247,7 +248,7 @@ async def test_not_modified_from_telegram_is_no_failure_and_is_not_tried_again(
 
 
 def test_a_private_window_lets_three_through_in_three_seconds() -> None:
-    window = _Window(3, PRIVATE_PERIOD)
+    window = Window(3, PRIVATE_PERIOD)
     for _ in range(3):
         assert window.wait(0.0) == 0.0
         window.use(0.0)
@@ -256,7 +257,7 @@ def test_a_private_window_lets_three_through_in_three_seconds() -> None:
 
 
 def test_a_group_window_sends_a_burst_at_once_then_spreads_the_rest_over_the_minute() -> None:
-    window = _Window(20, GROUP_PERIOD, burst=4)
+    window = Window(20, GROUP_PERIOD, burst=4)
     now, times = 0.0, []
     for _ in range(40):
         now += window.wait(now)
@@ -447,7 +448,7 @@ async def test_with_nobody_waiting_a_message_passes_the_overall_gate_without_wai
     """Two chats' messages queued together must leave together: when the gate made each wait a turn of the
     loop, the second left after the first's 429 had come back, inside the window Telegram had just told for
     every chat (found end to end: tests/bot/test_e2e_situations.py, a join during a 429)."""
-    gate = _Gate(_Window(30, 1.2), clock)
+    gate = Gate(Window(30, 1.2), clock)
     entering = gate.enter(first=False)
     with pytest.raises(StopIteration):
         entering.send(None)  # done at its first step: no await on the runner

@@ -20,7 +20,8 @@ from unittest import mock
 from fake_clock import FakeClock
 from recording_bot import BOT_USERNAME, RecordingBot
 
-from bot.outbox import Outbox, Pace
+from bot.outbox import Outbox
+from bot.pace import Pace
 from bot.present import Presenter
 from engine import Action
 from engine.actions import PASS, PLAY, ActionKind
