@@ -33,6 +33,7 @@ import json
 import logging
 import warnings
 from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -48,6 +49,8 @@ from .pace import Clock, Gate, LoopClock, Pace, Window
 log = logging.getLogger(__name__)
 
 Markup = InlineKeyboardMarkup | None
+# Asked before an edit that had to wait is sent: whether what it shows is still to be shown (Outbox.edit).
+Still = Callable[[], Awaitable[bool]]
 SHOWN_MAX = 200_000  # messages whose last content is remembered (about 100 bytes each)
 ATTEMPTS = 4  # a call that fails on the network is tried this often, 0.5 s, 1 s, 2 s apart
 LINGER_STEP = 0.02  # how often a lingering edit looks for what came after it (Outbox.edit)
@@ -89,6 +92,7 @@ class _Job:
     future: asyncio.Future[int | None] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     linger: float = 0.0  # an edit that may wait this long for the next edit of its message (Outbox.edit)
+    still: Still | None = None  # asked before it goes if it had to wait (Outbox.edit)
 
 
 def _content(text: str, markup: Markup) -> tuple[str, str]:
@@ -164,24 +168,37 @@ class Outbox:
         return fut
 
     def edit(
-        self, chat_id: int, message_id: int, text: str, markup: Markup = None, *, linger: float = 0.0
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        markup: Markup = None,
+        *,
+        linger: float = 0.0,
+        still: Still | None = None,
     ) -> None:
         """Make the message show this (coalesced with edits of it not yet sent; nothing sent if it shows it).
         With ``linger``, it waits up to that long, until anything else is queued for its chat or it is
         released (:meth:`release`), and an edit of the same message queued meanwhile goes out in its place: a
         mover's line of what he did, while the computers move after him, becomes his next turn in one call
         rather than two (two cost 0.2 calls more per human action at tables of normal computers, and with the
-        window full his turn waited for a slot: up to 2.5 s at 20 tables of strong computers, issue 23)."""
+        window full his turn waited for a slot: up to 2.5 s at 20 tables of strong computers, issue 23).
+
+        With ``still``, an edit that had to wait (for its chat's pace, the overall limit, or lingering) is sent
+        only if ``still()`` says so when its turn comes: another process sharing the database may have moved
+        the table on and drawn the newer state meanwhile, and a turn drawn for an older version, landing after
+        it, put dead buttons over what happened (a time-out's word: two webhook workers, the private chat's
+        window holding one worker's edit for 3 s while the other's went out)."""
         if chat_id in self.blocked:
             return
         key = (chat_id, message_id)
         pending = self._edits.get(key)
         if pending is not None:
-            pending.text, pending.markup = text, markup
+            pending.text, pending.markup, pending.still = text, markup, still
             return
         if self._shown.get(key) == _content(text, markup):
             return
-        job = _Job("edit", chat_id, message_id, text=text, markup=markup, linger=linger)
+        job = _Job("edit", chat_id, message_id, text=text, markup=markup, linger=linger, still=still)
         self._edits[key] = job
         self._put(job)
 
@@ -202,7 +219,7 @@ class Outbox:
         pending = self._edits.get((chat_id, message_id))
         if pending is not None:
             if tapped is None or tapped in _content(pending.text, pending.markup)[1]:
-                pending.markup = None
+                pending.markup, pending.still = None, None  # asks nothing now: nothing to check
         elif shown is not None:
             if shown[1]:
                 self.edit(chat_id, message_id, shown[0], None)
@@ -280,10 +297,9 @@ class Outbox:
                     # taken for the turn while the line waited, and its keyboard stripped from the turn's
                     # text: tests/bot/test_e2e_told.py, the follow-on of issue 23).
                     self._remember(job)
-                if job.linger:
-                    await self._linger(job, q)
+                waited = bool(job.linger) and await self._linger(job, q)
                 if job.kind not in ("delete", "unpin"):  # not among the messages Telegram counts
-                    await self._pace(
+                    waited |= await self._pace(
                         job.chat_id, first=job.kind == "send" and not job.extra.get("disable_notification")
                     )
                     if job.kind == "edit" and q and q[0] is self._edits.get((chat_id, job.message_id or 0)):
@@ -291,21 +307,35 @@ class Outbox:
                         # lingering for it): one call shows the latest.
                         later = q.popleft()
                         del self._edits[(chat_id, job.message_id or 0)]
-                        job.text, job.markup = later.text, later.markup
+                        job.text, job.markup, job.still = later.text, later.markup, later.still
+                if waited and job.still is not None and not await self._still(job):
+                    self._forget(job)  # what the message shows is what another process drew: not known here
+                    continue
                 result = await self._deliver(job, q)
             if job.future is not None and not job.future.done():
                 job.future.set_result(result)
         if self._windows.get(chat_id) is not None and not self._windows[chat_id].times:
             self._windows.pop(chat_id, None)
 
-    async def _linger(self, job: _Job, q: deque[_Job]) -> None:
+    async def _linger(self, job: _Job, q: deque[_Job]) -> bool:
         """Wait up to the job's linger, until anything else is queued for its chat (the next edit of its
-        message is then taken in by the edit after the pace) or the chat is released."""
+        message is then taken in by the edit after the pace) or the chat is released; whether it waited."""
         released = self._lingering[job.chat_id] = asyncio.Event()
         until = self.clock.time() + job.linger
+        waited = False
         while not q and not released.is_set() and (left := until - self.clock.time()) > 0:
             await self.clock.sleep(min(LINGER_STEP, left))
+            waited = True
         del self._lingering[job.chat_id]
+        return waited
+
+    async def _still(self, job: _Job) -> bool:
+        assert job.still is not None
+        try:
+            return await job.still()
+        except Exception as e:  # the database away a moment: the edit goes, as it would have without asking
+            log.warning("checking an edit in chat %s failed: %s", job.chat_id, type(e).__name__)
+            return True
 
     def release(self, chat_id: int) -> None:
         """What an edit lingers for in this chat has come (the computers after the mover have moved, and the
@@ -314,18 +344,22 @@ class Outbox:
         if released is not None:
             released.set()
 
-    async def _pace(self, chat_id: int, *, first: bool = False) -> None:
+    async def _pace(self, chat_id: int, *, first: bool = False) -> bool:
+        """Wait for a slot in the chat's window and the overall one; whether it had to wait."""
         clock = self.clock
         window = self._window(chat_id)
+        waited = False
         while True:
             now = clock.time()
             wait = max(window.wait(now), self._retry_until.get(chat_id, 0.0) - now)
             if wait <= 0:
                 break
             await clock.sleep(wait)
+            waited = True
         self._retry_until.pop(chat_id, None)
-        await self._total.enter(first)
+        waited |= await self._total.enter(first)
         window.use(clock.time())
+        return waited
 
     async def _deliver(self, job: _Job, q: deque[_Job]) -> int | None:
         # What the message will show, from the moment the call leaves: an edit or a keyboard dropped while

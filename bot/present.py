@@ -224,14 +224,14 @@ class Presenter:
                 # The computers moved after his move and it is his turn again: the line he is looking at
                 # becomes his turn, as when the turn comes straight back to him.
                 assert seat.hand_message_id is not None
-                self.outbox.edit(seat.user_id, seat.hand_message_id, *self._turn(table, seat, plang, now))
+                self._edit_turn(table, seat, seat.hand_message_id, plang, now)
                 to_prompt.discard(seat.n)
             if mover is not None and seat.n == mover.n and seat.hand_message_id is not None:
                 message = tapped or seat.hand_message_id
                 if seat.n in to_prompt:
                     # Asked again at once (he took the trick, or his next question before the first lead): the
                     # message he is looking at becomes it.
-                    self.outbox.edit(seat.user_id, message, *self._turn(table, seat, plang, now))
+                    self._edit_turn(table, seat, message, plang, now)
                     to_prompt.discard(seat.n)
                     continue
                 own = _own_move(outcome, seat.n)
@@ -345,9 +345,7 @@ class Presenter:
         shown = self.outbox.shows(seat.user_id, message_id) if message_id is not None else None
         if message_id is None or shown is None or not acts(shown[1]):
             return False
-        self.outbox.edit(
-            seat.user_id, message_id, *self._turn(table, seat, reader_language(table, seat.n), now)
-        )
+        self._edit_turn(table, seat, message_id, reader_language(table, seat.n), now)
         self._beside(self._note_redrawn(table, seat.n, message_id))
         return True
 
@@ -357,6 +355,15 @@ class Presenter:
 
     def _turn(self, table: Table, seat: Seat, lang: str, now: datetime) -> tuple[str, InlineKeyboardMarkup]:
         return turn_text(lang, table, seat.n, now), hand_keyboard(lang, table, seat.n)
+
+    def _edit_turn(self, table: Table, seat: Seat, message_id: int, lang: str, now: datetime) -> None:
+        """His turn drawn into a message he has. Should it wait for his chat's pace, it goes only if the turn
+        is still his as committed by then: another process (webhook workers on one database) may have moved
+        the table on and drawn what followed into this very message meanwhile (a time-out's word, which a
+        turn of dead buttons then covered: tests/scale/test_two_webhook_workers.py)."""
+        assert seat.user_id is not None
+        still = functools.partial(self.service.reads.still_asks, table, seat.n)
+        self.outbox.edit(seat.user_id, message_id, *self._turn(table, seat, lang, now), still=still)
 
     async def _new_hand_message(
         self,

@@ -41,6 +41,24 @@ class Reads:
         """The table as stored (its match the caller's own), with the turn's deadline when asked."""
         return await self.ctx.load(table_id, with_due=with_due)
 
+    async def version(self, table_id: int) -> int | None:
+        """The table's version as committed (None: no such table), without reading its state."""
+        async with self.ctx.uow() as uow:
+            record = await uow.tables.get(table_id, with_state=False)
+        return None if record is None else record.version
+
+    async def still_asks(self, table: Table, seat: int) -> bool:
+        """Whether what the seat was asked at ``table``'s version is still his to answer as committed now:
+        the table is still at that version, or before the first lead he is still asked the question put to him
+        then (the others' answers move the table on; his buttons still answer it)."""
+        if await self.version(table.id) == table.version:
+            return True
+        put = table.marks.asked_since_version(seat)
+        if put is None:
+            return False
+        now = await self.load(table.id)
+        return now.marks.asked_since_version(seat) == put
+
     async def table_in_group(self, group_id: int, thread_id: int = 0) -> Table | None:
         """The open table of the group's topic (0: a group without topics, or its General topic), if this bot
         hosts it."""

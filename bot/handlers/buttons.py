@@ -5,6 +5,7 @@ answered first, with the news where it fits in the answer (a refusal, a hint).""
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 
 from telegram import Update
@@ -105,6 +106,8 @@ async def on_callback(update: Update, context: CustomContext) -> None:
                 query.message.message_id,
                 turn_text(lang, table, seat.n, desk.clock(), selection=button.selection),
                 hand_keyboard(lang, table, seat.n, button.selection),
+                # A composer redraw that waits for his chat's pace goes only if the turn is still his then.
+                still=functools.partial(service.reads.still_asks, table, seat.n),
             )
         return
     if isinstance(button, codec.Hint):

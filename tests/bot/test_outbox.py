@@ -453,3 +453,38 @@ async def test_with_nobody_waiting_a_message_passes_the_overall_gate_without_wai
     with pytest.raises(StopIteration):
         entering.send(None)  # done at its first step: no await on the runner
     assert gate.runner is None
+
+
+async def test_an_edit_that_had_to_wait_goes_only_if_its_check_still_says_so(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    """A turn drawn into his message waits for his chat's pace; by its slot another process may have moved the
+    table on and drawn what followed there. Its check is asked then, and only then: an edit that goes at once
+    costs no question."""
+    asked: list[str] = []
+
+    def check(text: str, answer: bool):  # type: ignore[no-untyped-def]
+        async def still() -> bool:
+            asked.append(text)
+            return answer
+
+        return still
+
+    turn = await sent(outbox, clock, ANN, "your turn", keyboard("a:1:1:x"))
+    outbox.edit(ANN, turn, "your turn, redrawn", keyboard("a:1:2:x"), still=check("redrawn", True))
+    await clock.run()
+    assert asked == [] and bot.shows(ANN, turn).text == "your turn, redrawn"  # type: ignore[union-attr]
+    outbox.send(ANN, "news")
+    await clock.settle()  # his chat's three messages in 3 s are used up
+    outbox.edit(ANN, turn, "your turn, version 3", keyboard("a:1:3:x"), still=check("v3", False))
+    await clock.run()
+    assert asked == ["v3"]
+    shown = bot.shows(ANN, turn)
+    assert shown is not None and shown.text == "your turn, redrawn"  # what the other process drew stays
+    assert outbox.shows(ANN, turn) is None  # and this one no longer claims to know what it shows
+    outbox.send(ANN, "more news")
+    outbox.send(ANN, "and more")
+    await clock.settle()
+    outbox.edit(ANN, turn, "your turn, version 4", keyboard("a:1:4:x"), still=check("v4", True))
+    await clock.run()
+    assert asked == ["v3", "v4"] and bot.shows(ANN, turn).text == "your turn, version 4"  # type: ignore[union-attr]

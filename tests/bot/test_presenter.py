@@ -12,6 +12,8 @@ from recording_bot import BOT_USERNAME, Call, RecordingBot
 from unit_support import GROUP, NAMES, SIX, Stage, quiet_move, smallest_single
 
 from bot import codec
+from bot.outbox import Outbox
+from bot.present import Presenter
 from bot.texts.words import cards_text
 from engine.actions import PASS
 from table import Table
@@ -398,3 +400,50 @@ async def test_a_stop_posts_the_final_standings_and_takes_every_button_away(stag
         # Only the buttons that show his cards stay (a tap on one says the table is closed).
         assert all(not shown.moves for shown in stage.bot.chat_messages(user_id).values())
     assert all(not shown.buttons for shown in stage.bot.chat_messages(GROUP).values())
+
+
+# ----------------------------------------------------------------------------- two processes, one database
+
+
+def second_process(stage: Stage) -> Stage:
+    """Another bot process on the same database and the same token (webhook workers): its own table service,
+    outbox and presenter, writing into the same chats on Telegram, on the same clocks."""
+    other = Stage(store=stage.store, when=stage.when, time=stage.time)
+    other.bot = stage.bot
+    other.outbox = Outbox(stage.bot.as_bot(), other.pace, clock=stage.time)
+    other.presenter = Presenter(other.outbox, other.service, other.username, clock=stage.when)
+    return other
+
+
+async def test_a_turn_held_by_his_chats_pace_does_not_land_over_what_another_process_drew_after_it(
+    stage: Stage,
+) -> None:
+    """Two webhook workers: in one, his turn (handed straight back by the computers) waits 3 s for his chat's
+    window; in the other, his time runs out meanwhile and its word goes into the same message. The held turn,
+    its buttons dead, must not cover that word (found end to end: tests/scale/test_two_webhook_workers.py)."""
+    table = await stage.in_play({0: ANN})
+    seat = table.to_act
+    assert seat is not None and seat.user_id == ANN and seat.hand_message_id is not None
+    message = seat.hand_message_id
+    for n in range(3):  # his chat's three messages in 3 s, used up in this process
+        stage.outbox.send(ANN, f"news {n}", silent=True)
+    await stage.time.settle()
+    # This process: his move, then the computers, and the turn is his again; it waits for his chat's pace.
+    moved = await stage.act(table, quiet_move(table))
+    await stage.presenter.show(moved, tapped=message)
+    followed = await stage.service.clock.follow(moved.table.id, moved.table.version)
+    assert followed is not None and followed.table.to_act is not None
+    assert followed.table.to_act.user_id == ANN, "the deal hands the turn straight back to him"
+    await stage.presenter.show(followed)
+    await stage.time.settle()
+    assert stage.outbox.busy() and stage.time.sleeping
+    # The other process: his time runs out (his deadline fired there) and it tells him so at once.
+    other = second_process(stage)
+    await other.presenter.show(await other.time_out(followed.table))
+    await stage.drain()
+    await other.drain()
+    shown = stage.bot.shows(ANN, message)
+    assert shown is not None and "Time ran out" in shown.text and not shown.moves
+    now = await stage.load(table.id)
+    for m in stage.bot.chat_messages(ANN).values():  # what buttons he has, answer at the present version
+        assert {codec.decode(b).version for b in m.moves} <= {now.version}

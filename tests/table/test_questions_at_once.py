@@ -112,3 +112,20 @@ async def test_answers_in_any_order_are_rebuilt_from_the_log(service: TableServi
         table = (await service.play.act(table.id, seat.user_id, action, version=table.version)).table
     async with store.uow() as uow:
         assert await rebuild_round(uow, table.id, 1) == table.match
+
+
+async def test_a_question_drawn_at_the_deal_is_still_his_after_another_answers_and_not_after_his_own(
+    service: TableService,
+) -> None:
+    """What a message held on its way (his chat's pace) asks is checked before it goes (bot/present.py): the
+    others' answers move the table on while his question stands; his own answer ends it."""
+    dealt = await _dealt(service)
+    drawn = dealt.table
+    assert drawn.match is not None
+    ann, bob = drawn.seat_of(1), drawn.seat_of(2)
+    assert ann is not None and bob is not None
+    assert await service.reads.still_asks(drawn, ann.n)
+    answered = await service.play.act(drawn.id, 2, drawn.match.legal_actions(bob.n)[0], version=drawn.version)
+    assert answered.table.version > drawn.version
+    assert await service.reads.still_asks(drawn, ann.n), "Bob's answer leaves Ann's question standing"
+    assert not await service.reads.still_asks(drawn, bob.n), "Bob's was answered"
