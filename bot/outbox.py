@@ -51,6 +51,10 @@ log = logging.getLogger(__name__)
 Markup = InlineKeyboardMarkup | None
 # Asked before an edit that had to wait is sent: whether what it shows is still to be shown (Outbox.edit).
 Still = Callable[[], Awaitable[bool]]
+# An edit sent within this long of being drawn goes unasked: another process could draw a newer state first
+# only by committing a move (a tap, a deadline) in that moment. The waits that let it happen are a chat's
+# window, up to 3 s, and the overall gate at the token's limit (tests/scale/test_two_webhook_workers.py).
+STILL_AFTER = 0.1
 SHOWN_MAX = 200_000  # messages whose last content is remembered (about 100 bytes each)
 ATTEMPTS = 4  # a call that fails on the network is tried this often, 0.5 s, 1 s, 2 s apart
 LINGER_STEP = 0.02  # how often a lingering edit looks for what came after it (Outbox.edit)
@@ -93,6 +97,7 @@ class _Job:
     extra: dict[str, Any] = field(default_factory=dict)
     linger: float = 0.0  # an edit that may wait this long for the next edit of its message (Outbox.edit)
     still: Still | None = None  # asked before it goes if it had to wait (Outbox.edit)
+    drawn: float = 0.0  # when its content was drawn (the outbox's clock)
 
 
 def _content(text: str, markup: Markup) -> tuple[str, str]:
@@ -184,8 +189,8 @@ class Outbox:
         rather than two (two cost 0.2 calls more per human action at tables of normal computers, and with the
         window full his turn waited for a slot: up to 2.5 s at 20 tables of strong computers, issue 23).
 
-        With ``still``, an edit that had to wait (for its chat's pace, the overall limit, or lingering) is sent
-        only if ``still()`` says so when its turn comes: another process sharing the database may have moved
+        With ``still``, an edit that waited (for its chat's pace, the overall limit, or behind what went before
+        it) more than :data:`STILL_AFTER` since it was drawn is sent only if ``still()`` says so then: another process sharing the database may have moved
         the table on and drawn the newer state meanwhile, and a turn drawn for an older version, landing after
         it, put dead buttons over what happened (a time-out's word: two webhook workers, the private chat's
         window holding one worker's edit for 3 s while the other's went out)."""
@@ -195,10 +200,20 @@ class Outbox:
         pending = self._edits.get(key)
         if pending is not None:
             pending.text, pending.markup, pending.still = text, markup, still
+            pending.drawn = self.clock.time()
             return
         if self._shown.get(key) == _content(text, markup):
             return
-        job = _Job("edit", chat_id, message_id, text=text, markup=markup, linger=linger, still=still)
+        job = _Job(
+            "edit",
+            chat_id,
+            message_id,
+            text=text,
+            markup=markup,
+            linger=linger,
+            still=still,
+            drawn=self.clock.time(),
+        )
         self._edits[key] = job
         self._put(job)
 
@@ -297,9 +312,10 @@ class Outbox:
                     # taken for the turn while the line waited, and its keyboard stripped from the turn's
                     # text: tests/bot/test_e2e_told.py, the follow-on of issue 23).
                     self._remember(job)
-                waited = bool(job.linger) and await self._linger(job, q)
+                if job.linger:
+                    await self._linger(job, q)
                 if job.kind not in ("delete", "unpin"):  # not among the messages Telegram counts
-                    waited |= await self._pace(
+                    await self._pace(
                         job.chat_id, first=job.kind == "send" and not job.extra.get("disable_notification")
                     )
                     if job.kind == "edit" and q and q[0] is self._edits.get((chat_id, job.message_id or 0)):
@@ -308,7 +324,12 @@ class Outbox:
                         later = q.popleft()
                         del self._edits[(chat_id, job.message_id or 0)]
                         job.text, job.markup, job.still = later.text, later.markup, later.still
-                if waited and job.still is not None and not await self._still(job):
+                        job.drawn = later.drawn
+                if (
+                    job.still is not None
+                    and self.clock.time() - job.drawn > STILL_AFTER
+                    and not await self._still(job)
+                ):
                     self._forget(job)  # what the message shows is what another process drew: not known here
                     continue
                 result = await self._deliver(job, q)
@@ -317,17 +338,14 @@ class Outbox:
         if self._windows.get(chat_id) is not None and not self._windows[chat_id].times:
             self._windows.pop(chat_id, None)
 
-    async def _linger(self, job: _Job, q: deque[_Job]) -> bool:
+    async def _linger(self, job: _Job, q: deque[_Job]) -> None:
         """Wait up to the job's linger, until anything else is queued for its chat (the next edit of its
-        message is then taken in by the edit after the pace) or the chat is released; whether it waited."""
+        message is then taken in by the edit after the pace) or the chat is released."""
         released = self._lingering[job.chat_id] = asyncio.Event()
         until = self.clock.time() + job.linger
-        waited = False
         while not q and not released.is_set() and (left := until - self.clock.time()) > 0:
             await self.clock.sleep(min(LINGER_STEP, left))
-            waited = True
         del self._lingering[job.chat_id]
-        return waited
 
     async def _still(self, job: _Job) -> bool:
         assert job.still is not None
@@ -344,22 +362,18 @@ class Outbox:
         if released is not None:
             released.set()
 
-    async def _pace(self, chat_id: int, *, first: bool = False) -> bool:
-        """Wait for a slot in the chat's window and the overall one; whether it had to wait."""
+    async def _pace(self, chat_id: int, *, first: bool = False) -> None:
         clock = self.clock
         window = self._window(chat_id)
-        waited = False
         while True:
             now = clock.time()
             wait = max(window.wait(now), self._retry_until.get(chat_id, 0.0) - now)
             if wait <= 0:
                 break
             await clock.sleep(wait)
-            waited = True
         self._retry_until.pop(chat_id, None)
-        waited |= await self._total.enter(first)
+        await self._total.enter(first)
         window.use(clock.time())
-        return waited
 
     async def _deliver(self, job: _Job, q: deque[_Job]) -> int | None:
         # What the message will show, from the moment the call leaves: an edit or a keyboard dropped while

@@ -102,18 +102,16 @@ class Gate:
         self.since_rest = 0  # slots given to the first since the waiting rest last had one
         self.runner: asyncio.Task[None] | None = None
 
-    async def enter(self, first: bool) -> bool:
-        """Wait for a slot; whether it had to wait."""
+    async def enter(self, first: bool) -> None:
         now = self.clock.time()
         if not self.first and not self.rest and self.window.wait(now) == 0:
             self.window.use(now)  # nobody waits: go at once, as an uncontended lock lets one through
-            return False
+            return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         (self.first if first else self.rest).append(fut)
         if self.runner is None or self.runner.done():
             self.runner = asyncio.create_task(self._run())
         await fut
-        return True
 
     async def _run(self) -> None:
         while self.first or self.rest:

@@ -488,3 +488,26 @@ async def test_an_edit_that_had_to_wait_goes_only_if_its_check_still_says_so(
     outbox.edit(ANN, turn, "your turn, version 4", keyboard("a:1:4:x"), still=check("v4", True))
     await clock.run()
     assert asked == ["v3", "v4"] and bot.shows(ANN, turn).text == "your turn, version 4"  # type: ignore[union-attr]
+
+
+async def test_an_edit_held_behind_a_message_that_waited_is_asked_too(
+    outbox: Outbox, bot: RecordingBot, clock: FakeClock
+) -> None:
+    """His window full, a message waits 3 s and his turn's edit behind it: that edit then needs no wait of its
+    own (the window's first three went together), but what it shows was drawn 3 s ago."""
+    asked: list[int] = []
+
+    async def still() -> bool:
+        asked.append(1)
+        return False
+
+    turn = await sent(outbox, clock, ANN, "your turn", keyboard("a:1:1:x"))
+    outbox.send(ANN, "news 1")
+    outbox.send(ANN, "news 2")
+    await clock.settle()  # three in 3 s: the window is full
+    outbox.send(ANN, "news 3")
+    outbox.edit(ANN, turn, "your turn, version 2", keyboard("a:1:2:x"), still=still)
+    await clock.run()
+    assert asked == [1]
+    assert [c.text for c in bot.to(ANN)][-1] == "news 3"
+    assert bot.shows(ANN, turn).text == "your turn"  # type: ignore[union-attr]
