@@ -96,7 +96,7 @@ class _Job:
     future: asyncio.Future[int | None] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     linger: float = 0.0  # an edit that may wait this long for the next edit of its message (Outbox.edit)
-    still: Still | None = None  # asked before it goes if it had to wait (Outbox.edit)
+    still: Still | None = None  # asked before it goes if it waited since it was drawn (Outbox.edit)
     drawn: float = 0.0  # when its content was drawn (the outbox's clock)
 
 
@@ -190,10 +190,11 @@ class Outbox:
         window full his turn waited for a slot: up to 2.5 s at 20 tables of strong computers, issue 23).
 
         With ``still``, an edit that waited (for its chat's pace, the overall limit, or behind what went before
-        it) more than :data:`STILL_AFTER` since it was drawn is sent only if ``still()`` says so then: another process sharing the database may have moved
-        the table on and drawn the newer state meanwhile, and a turn drawn for an older version, landing after
-        it, put dead buttons over what happened (a time-out's word: two webhook workers, the private chat's
-        window holding one worker's edit for 3 s while the other's went out)."""
+        it) more than :data:`STILL_AFTER` after it was drawn is sent only if ``still()`` says so then: another
+        process sharing the database may have moved the table on and drawn the newer state meanwhile, and a
+        turn drawn for an older version, landing after it, put dead buttons over what happened (a time-out's
+        word: two webhook workers, the private chat's window holding one worker's edit for 3 s while the
+        other's went out)."""
         if chat_id in self.blocked:
             return
         key = (chat_id, message_id)
