@@ -99,6 +99,10 @@ class _Job:
     still: Still | None = None  # asked before it goes if it waited since it was drawn (Outbox.edit)
     drawn: float = 0.0  # when its content was drawn (the outbox's clock)
 
+    def redraw(self, text: str, markup: Markup, still: Still | None, drawn: float) -> None:
+        """Show this instead (a later edit of the same message, coalesced into this one)."""
+        self.text, self.markup, self.still, self.drawn = text, markup, still, drawn
+
 
 def _content(text: str, markup: Markup) -> tuple[str, str]:
     return text, "" if markup is None else json.dumps(markup.to_dict(), sort_keys=True)
@@ -200,8 +204,7 @@ class Outbox:
         key = (chat_id, message_id)
         pending = self._edits.get(key)
         if pending is not None:
-            pending.text, pending.markup, pending.still = text, markup, still
-            pending.drawn = self.clock.time()
+            pending.redraw(text, markup, still, self.clock.time())
             return
         if self._shown.get(key) == _content(text, markup):
             return
@@ -324,8 +327,7 @@ class Outbox:
                         # lingering for it): one call shows the latest.
                         later = q.popleft()
                         del self._edits[(chat_id, job.message_id or 0)]
-                        job.text, job.markup, job.still = later.text, later.markup, later.still
-                        job.drawn = later.drawn
+                        job.redraw(later.text, later.markup, later.still, later.drawn)
                 if (
                     job.still is not None
                     and self.clock.time() - job.drawn > STILL_AFTER

@@ -401,10 +401,9 @@ class Presenter:
     async def _still_his_question(self, table: Table, seat: int, message_id: int) -> bool:
         """Before the first lead the others' answers move the table on while his question is on its way: it is
         still his to answer if he is asked what he was asked then; claimed for the version now."""
-        put = table.marks.asked_since_version(seat)
         for _ in range(3):
             now = await self.service.reads.load(table.id)
-            if put is None or now.marks.asked_since_version(seat) != put:
+            if not policy.same_question(table, now, seat):
                 return False
             if await self.service.deliveries.hand_message_sent(
                 table.id, seat, message_id, now.version, turn=True

@@ -88,6 +88,13 @@ def waits_on(table: Table, match: Match | None) -> list[Seat]:
     return [s for s in seats if s is not None and s.plays_himself]
 
 
+def same_question(then: Table, now: Table, seat: int) -> bool:
+    """Before the first lead, whether the seat is asked at ``now`` the question put to him at ``then``: the
+    others' answers move the table on while his question, and the buttons drawn for it, still stand."""
+    put = then.marks.asked_since_version(seat)
+    return put is not None and now.marks.asked_since_version(seat) == put
+
+
 def prompted(table: Table, seat: Seat) -> bool:
     """Whether the seat's turn message (or his question's) was delivered for what he is asked now: during the
     play for this version; before the first lead at the version his question was put or later (the others'

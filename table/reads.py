@@ -8,7 +8,7 @@ from dataclasses import replace
 from engine import Action
 from storage.records import Standing, Stats, UserRecord
 
-from . import stretch
+from . import policy, stretch
 from .context import Context, turn_due
 from .errors import NotSeated, StaleVersion
 from .load import group_of, read_table
@@ -53,11 +53,9 @@ class Reads:
         then (the others' answers move the table on; his buttons still answer it)."""
         if await self.version(table.id) == table.version:
             return True
-        put = table.marks.asked_since_version(seat)
-        if put is None:
-            return False
-        now = await self.load(table.id)
-        return now.marks.asked_since_version(seat) == put
+        if table.marks.asked_since_version(seat) is None:
+            return False  # during the play a turn's buttons answer only at its version
+        return policy.same_question(table, await self.load(table.id), seat)
 
     async def table_in_group(self, group_id: int, thread_id: int = 0) -> Table | None:
         """The open table of the group's topic (0: a group without topics, or its General topic), if this bot
